@@ -1,0 +1,118 @@
+"""Adjudicating an adjustment phase: builds, waives, removals and civil disorder.
+
+Orders are carried out from first to last, skipping those that cannot be (DATC 4.D.4-4.D.6).
+A power that orders too few removals loses units by its edition's civil-disorder rule (4.D.8).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from fogdip.engine.map import Map
+from fogdip.engine.orders import Build, Disband, UnitRef, Waive
+from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.rules import Rules
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
+from fogdip.engine.validate import CheckedOrder
+
+
+def resolve_adjustments(
+    state: GameState, checked: list[CheckedOrder], rules: Rules
+) -> tuple[list[OrderResult], dict[str, Unit], list[Unit], list[Unit]]:
+    """Return order results, units after the phase, units built and units removed."""
+    units = dict(state.units)
+    built: list[Unit] = []
+    removed: list[Unit] = []
+    results: list[OrderResult] = []
+    remaining = {power: state.adjustment(power) for power in state.powers}
+    for entry in checked:
+        power = entry.power
+        if not entry.legal:
+            results.append(OrderResult(power, entry.unit, entry.order, entry.text, False, False, "illegal", ("void",), entry.reason))
+            continue
+        due = remaining[power]
+        order = entry.order
+        if isinstance(order, (Build, Waive)) and due <= 0:
+            results.append(_failed(entry, f"{power} has no builds left"))
+        elif isinstance(order, Disband) and due >= 0:
+            results.append(_failed(entry, f"{power} has no removals left"))
+        elif isinstance(order, Build):
+            assert entry.unit is not None
+            province = entry.unit.province
+            if province in units:
+                results.append(_failed(entry, f"{province} already has a unit built this winter"))
+                continue
+            units[province] = entry.unit
+            built.append(entry.unit)
+            remaining[power] = due - 1
+            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "built", (), f"built {entry.unit}"))
+        elif isinstance(order, Waive):
+            remaining[power] = due - 1
+            results.append(OrderResult(power, None, order, entry.text, True, False, "waived", (), f"{power} waived a build"))
+        else:
+            assert entry.unit is not None
+            if units.get(entry.unit.province) != entry.unit:
+                results.append(_failed(entry, f"{entry.unit} is already removed"))
+                continue
+            del units[entry.unit.province]
+            removed.append(entry.unit)
+            remaining[power] = due + 1
+            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "removed", ("disband",), f"removed {entry.unit}"))
+    for power, due in remaining.items():
+        if due >= 0:
+            continue
+        own = [u for u in units.values() if u.power == power]
+        for unit in civil_disorder_removals(state, power, own, -due, rules):
+            del units[unit.province]
+            removed.append(unit)
+            order = Disband(UnitRef(unit.kind, unit.location))
+            results.append(OrderResult(power, unit, order, "", True, True, "removed", ("disband",), f"{unit} removed in civil disorder: {power} ordered too few removals"))
+    return results, units, built, removed
+
+
+def _failed(entry: CheckedOrder, reason: str) -> OrderResult:
+    return OrderResult(entry.power, entry.unit, entry.order, entry.text, True, False, "failed", ("void",), reason)
+
+
+def civil_disorder_removals(state: GameState, power: str, units: list[Unit], count: int, rules: Rules) -> list[Unit]:
+    """The ``count`` units a power loses when it orders too few removals."""
+    board = state.board
+    if rules.civil_disorder == "owned-distance":
+        # 2023 rulebook: units off supply centres first, then farthest from an owned centre
+        # counting every adjacency, fleets before armies, then by the province's English name.
+        owned = tuple(state.centers_of(power)) or state.homes.get(power, ())
+        distance = board.distances_from(owned) if owned else {}
+
+        def key(unit: Unit) -> tuple[int, int, int, str]:
+            on_center = board.provinces[unit.province].supply_center
+            return (on_center, -distance.get(unit.province, 99), unit.kind != "F", board.provinces[unit.province].name)
+    else:
+        # DATC v2 preference: farthest from a home centre, fleets moving as fleets and armies
+        # over land and sea, fleets before armies, then by the province's English name.
+        homes = state.homes.get(power, ())
+
+        def key(unit: Unit) -> tuple[int, int, int, str]:
+            steps = _home_distance(board, unit, homes)
+            return (0, -steps, unit.kind != "F", board.provinces[unit.province].name)
+    return sorted(units, key=key)[:count]
+
+
+def _home_distance(board: Map, unit: Unit, homes: tuple[str, ...]) -> int:
+    if not homes:
+        return 99
+    if unit.province in homes:
+        return 0
+    seen = {unit.location}
+    queue = deque([(unit.location, 0)])
+    while queue:
+        here, steps = queue.popleft()
+        targets = board.fleet_targets(here) if unit.kind == "F" else board.adjacent_provinces(board.province_of(here))
+        for there in targets:
+            if there in seen:
+                continue
+            if board.province_of(there) in homes:
+                return steps + 1
+            seen.add(there)
+            queue.append((there, steps + 1))
+    return 99
