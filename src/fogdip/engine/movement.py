@@ -106,6 +106,7 @@ class MovementResolver:
             self._drop_cycle(cycle_start)
             self.result[i] = True
             second = self.adjudicate(i)
+            self.recursion_hits = hits_before
             if first == second:
                 self._drop_cycle(cycle_start)
                 self.guess_based = outer_guess_based
@@ -113,7 +114,8 @@ class MovementResolver:
             self._backup_rule(self.cycle[cycle_start:])
             self._drop_cycle(cycle_start)
             self.guess_based = outer_guess_based
-            self.state[i] = _UNRESOLVED
+            if self.state[i] != _RESOLVED:
+                self.state[i] = _UNRESOLVED
             return self.resolve(i)
 
         # Inside a cycle headed further up: remember the guess-based result for now.

@@ -48,7 +48,6 @@ EDITIONS: dict[str, Rules] = {
     "2000": Rules(
         edition="2000",
         via_convoy_falls_back_to_land=True,
-        illegal_orders_ignored=False,
         support_coast_must_match=False,
         civil_disorder="home-distance",
     ),

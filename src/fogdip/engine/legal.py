@@ -1,0 +1,188 @@
+"""Every legal order of every unit: what bots, the UI and random play choose from.
+
+The orders listed are exactly those :mod:`fogdip.engine.validate` accepts, written in their
+clearest form: supports to a split-coast province name the coast (DATC 6.B.7: web play should
+not offer coastless supports), and no support is offered that only a convoy through the
+supporting fleet could make possible (DATC 6.D.31).
+
+>>> from fogdip.engine.state import GameState
+>>> from fogdip.engine.rules import get_rules
+>>> options = legal_orders(GameState.initial(), "FRANCE", get_rules())
+>>> sorted(str(o) for o in options["PAR"])[:4]
+['A PAR - BUR', 'A PAR - GAS', 'A PAR - PIC', 'A PAR H']
+"""
+
+from __future__ import annotations
+
+from fogdip.engine.convoys import convoy_fleet_provinces, route_exists
+from fogdip.engine.map import Map
+from fogdip.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from fogdip.engine.rules import Rules
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
+
+
+def legal_orders(state: GameState, power: str, rules: Rules) -> dict[str, list[Order]]:
+    """Legal orders of ``power``: per unit province in movement and retreat phases; under
+    ``"BUILD"``, ``"WAIVE"`` and ``"DISBAND"`` in adjustment phases."""
+    kind = state.phase.kind
+    if kind == "M":
+        return _MovementOptions(state, rules).for_power(power)
+    if kind == "R":
+        return {
+            province: [Retreat(UnitRef(d.unit.kind, d.unit.location), t) for t in d.retreats]
+            + [Disband(UnitRef(d.unit.kind, d.unit.location))]
+            for province, d in state.dislodged.items()
+            if d.unit.power == power
+        }
+    return _adjustment_options(state, power)
+
+
+def all_legal_orders(state: GameState, rules: Rules) -> dict[str, dict[str, list[Order]]]:
+    """Legal orders of every power, sharing the work of finding convoy routes."""
+    if state.phase.kind == "M":
+        options = _MovementOptions(state, rules)
+        return {power: options.for_power(power) for power in state.powers}
+    return {power: legal_orders(state, power, rules) for power in state.powers}
+
+
+def _adjustment_options(state: GameState, power: str) -> dict[str, list[Order]]:
+    delta = state.adjustment(power)
+    board = state.board
+    if delta < 0:
+        return {"DISBAND": [Disband(UnitRef(u.kind, u.location)) for u in state.units_of(power)]}
+    if delta == 0:
+        return {}
+    builds: list[Order] = []
+    for home in state.homes.get(power, ()):
+        if state.centers.get(home) != power or home in state.units:
+            continue
+        if board.can_hold("A", home):
+            builds.append(Build(UnitRef("A", home)))
+        for location in board.coasts(home) or (home,):
+            if board.can_hold("F", location):
+                builds.append(Build(UnitRef("F", location)))
+    return {"BUILD": builds, "WAIVE": [Waive()]}
+
+
+class _MovementOptions:
+    """Legal movement orders for one position, with convoy routes computed once."""
+
+    def __init__(self, state: GameState, rules: Rules) -> None:
+        self.state = state
+        self.board: Map = state.board
+        self.rules = rules
+        fleets = [p for p, u in state.units.items() if u.kind == "F"]
+        self.convoyers = convoy_fleet_provinces(self.board, fleets)
+        # army province -> destination -> fleets that may convoy it there
+        self.routes: dict[str, dict[str, set[str]]] = {}
+        if self.convoyers:
+            for province, unit in state.units.items():
+                if unit.kind == "A" and self.board.provinces[province].terrain == "coast":
+                    found = self._convoy_routes(province, necessary=rules.illegal_orders_ignored)
+                    if found:
+                        self.routes[province] = found
+        self.moves: dict[str, list[Move]] = {p: self._moves(u) for p, u in state.units.items()}
+        # destination province -> (mover's province, move) for every legal move on the board
+        # (``convoyed`` marks army moves that only a convoy makes possible)
+        self.into: dict[str, list[tuple[str, Move, bool]]] = {}
+        for origin, moves in self.moves.items():
+            mover = state.units[origin]
+            overland = self.board.army_targets(mover.location) if mover.kind == "A" else frozenset()
+            for move in moves:
+                target = move.target.partition("/")[0]
+                convoyed = mover.kind == "A" and target not in overland
+                self.into.setdefault(target, []).append((origin, move, convoyed))
+        self._routes_without: dict[tuple[str, str, str], bool] = {}
+
+    def for_power(self, power: str) -> dict[str, list[Order]]:
+        return {p: self._orders(u) for p, u in self.state.units.items() if u.power == power}
+
+    def _moves(self, unit: Unit) -> list[Move]:
+        ref = UnitRef(unit.kind, unit.location)
+        board = self.board
+        if unit.kind == "F":
+            return [Move(ref, t) for t in sorted(board.fleet_targets(unit.location))]
+        adjacent = board.army_targets(unit.location)
+        moves = [Move(ref, t) for t in sorted(adjacent)]
+        for target in sorted(self.routes.get(unit.province, ())):
+            moves.append(Move(ref, target, via_convoy=target in adjacent))
+        return moves
+
+    def _orders(self, unit: Unit) -> list[Order]:
+        board = self.board
+        units = self.state.units
+        here = unit.location.partition("/")[0]
+        ref = UnitRef(unit.kind, unit.location)
+        orders: list[Order] = [Hold(ref)]
+        orders.extend(self.moves[here])
+        for province in sorted(board.reachable_provinces(unit.kind, unit.location)):
+            other = units.get(province)
+            if other is not None:
+                orders.append(SupportHold(ref, UnitRef(other.kind, other.location)))
+            seen: set[tuple[str, str]] = set()
+            for origin, move, convoyed in self.into.get(province, ()):
+                if origin == here or (origin, move.target) in seen:
+                    continue
+                if convoyed and not self._route_without(origin, province, here):
+                    continue  # only a convoy through this very unit could carry it (6.D.31)
+                seen.add((origin, move.target))
+                orders.append(SupportMove(ref, move.unit, move.target))
+        if unit.kind == "F" and unit.province in self.convoyers:
+            for army, destinations in self.routes.items():
+                for target in sorted(destinations):
+                    if unit.province in destinations[target]:
+                        orders.append(Convoy(ref, UnitRef("A", army), target))
+        return orders
+
+    def _route_without(self, origin: str, destination: str, excluded: str) -> bool:
+        key = (origin, destination, excluded)
+        known = self._routes_without.get(key)
+        if known is None:
+            known = route_exists(self.board, self.convoyers, origin, destination, excluding=excluded)
+            self._routes_without[key] = known
+        return known
+
+    def _convoy_routes(self, origin: str, necessary: bool) -> dict[str, set[str]]:
+        """Destinations reachable by convoy from ``origin``, with the fleets on such routes.
+
+        With ``necessary``, only chordless chains count, so every listed fleet is needed by
+        some route (DATC 6.G.19)."""
+        board = self.board
+        neighbours = board.neighbours
+        convoyers = self.convoyers
+        found: dict[str, set[str]] = {}
+        path: list[str] = []
+
+        def visit(here: str) -> None:
+            path.append(here)
+            for target in neighbours[here]:
+                if target == origin or board.provinces[target].terrain != "coast":
+                    continue
+                if necessary and any(target in neighbours[p] for p in path[:-1]):
+                    continue
+                found.setdefault(target, set()).update(path)
+            for there in neighbours[here]:
+                if there not in convoyers or there in path:
+                    continue
+                if necessary and (origin in neighbours[there] or any(there in neighbours[p] for p in path[:-1])):
+                    continue
+                visit(there)
+            path.pop()
+
+        for first in neighbours[origin]:
+            if first in convoyers:
+                visit(first)
+        return found

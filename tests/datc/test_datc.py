@@ -1,0 +1,118 @@
+"""Every case of DATC v3.1 chapter 6, under each rule edition it applies to.
+
+The cases live in ``tests/datc/data`` in fogdip's own format (see the README there).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fogdip.engine.judge import adjudicate
+from fogdip.engine.map import standard_map
+from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.rules import get_rules
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Phase, Unit
+
+DATA = Path(__file__).parent / "data"
+SUCCESS = {"held", "moved", "supported", "convoyed", "retreated", "disbanded", "built", "waived", "removed"}
+
+
+def _load() -> list[tuple[str, dict[str, Any]]]:
+    params = []
+    for path in sorted(DATA.glob("6*.json")):
+        for case in json.loads(path.read_text()):
+            for edition in case["editions"]:
+                params.append((edition, case))
+    return params
+
+
+CASES = _load()
+
+
+def _initial(case: dict[str, Any]) -> GameState:
+    board = standard_map()
+    step = case["steps"][0]
+    units: dict[str, Unit] = {}
+    for power, texts in step["units"].items():
+        for text in texts:
+            kind, _, location = text.partition(" ")
+            province = board.province_of(location)
+            assert province not in units, f"two units in {province}"
+            units[province] = Unit(power, kind, location)  # type: ignore[arg-type]
+    start = GameState.initial(board)
+    centers = dict(start.centers)
+    for power, owned in case.get("centers", {}).items():
+        for center in owned:
+            centers[center] = power
+    return start.with_changes(phase=Phase.parse(step["phase"]), units=units, centers=centers)
+
+
+def _find(resolution: Resolution, power: str, text: str) -> OrderResult | str:
+    for rejected in resolution.rejected:
+        if rejected.power == power and rejected.text == text:
+            return "rejected"
+    for result in resolution.orders:
+        if result.power == power and (result.text == text or text in result.text.split("; ")):
+            return result
+    raise AssertionError(f"order {text!r} of {power} is missing from the resolution")
+
+
+def _verdict(found: OrderResult | str) -> str:
+    if isinstance(found, str) or not found.legal:
+        return "illegal"
+    return "ok" if found.outcome in SUCCESS else "fails"
+
+
+def _position(units: dict[str, Unit]) -> dict[str, list[str]]:
+    by_power: dict[str, list[str]] = defaultdict(list)
+    for unit in units.values():
+        by_power[unit.power].append(str(unit))
+    return {power: sorted(texts) for power, texts in by_power.items()}
+
+
+@pytest.mark.parametrize(
+    ("edition", "case"), CASES, ids=[f"{c['id']}-{e}" for e, c in CASES]
+)
+def test_datc_case(edition: str, case: dict[str, Any]) -> None:
+    rules = get_rules(edition)
+    state = _initial(case)
+    for number, step in enumerate(case["steps"]):
+        assert str(state.phase) == step["phase"], f"step {number}: engine is in {state.phase}"
+        resolution = adjudicate(state, step["orders"], rules)
+        expect = step["expect"]
+        failures = []
+        for power, texts in step["orders"].items():
+            for text in texts:
+                wanted = expect["orders"].get(text)
+                if wanted is None:
+                    continue
+                found = _find(resolution, power, text)
+                got = _verdict(found)
+                if got != wanted:
+                    detail = found if isinstance(found, str) else f"{found.outcome}: {found.reason}"
+                    failures.append(f"{power} {text!r}: expected {wanted}, got {got} ({detail})")
+        if "dislodged" in expect:
+            dislodged = sorted(str(resolution.before.units[p]) for p in resolution.dislodged)
+            if dislodged != sorted(expect["dislodged"]):
+                failures.append(f"dislodged {dislodged}, expected {sorted(expect['dislodged'])}")
+        if "units_after" in expect:
+            after = _position(dict(resolution.after.units))
+            wanted_after = {p: sorted(u) for p, u in expect["units_after"].items() if u}
+            if after != wanted_after:
+                failures.append(f"position after {after}, expected {wanted_after}")
+        assert not failures, f"{case['id']} ({edition}) step {number}:\n" + "\n".join(failures)
+        state = resolution.after
+
+
+def test_every_chapter_six_case_is_present_for_both_editions() -> None:
+    ids_by_edition: dict[str, set[str]] = defaultdict(set)
+    for edition, case in CASES:
+        ids_by_edition[edition].add(case["id"])
+    assert len(ids_by_edition["2023"]) == 164
+    assert ids_by_edition["2000"] == ids_by_edition["2023"]
