@@ -128,7 +128,7 @@ def advance(state: GameState, rules: Rules) -> tuple[GameState, list[str]]:
             return state.with_changes(phase=Phase("F", phase.year, "M")), skipped
         if phase.season == "F":
             winter = Phase("W", phase.year, "A")
-            if any(adjustment_due(state, power) for power in state.powers):
+            if _any_adjustment_due(state):
                 return state.with_changes(phase=winter), skipped
             skipped.append(str(winter))
             phase = winter
@@ -157,9 +157,26 @@ def adjustment_due(state: GameState, power: str) -> bool:
     )
 
 
+def _any_adjustment_due(state: GameState) -> bool:
+    units: dict[str, int] = {}
+    for unit in state.units.values():
+        units[unit.power] = units.get(unit.power, 0) + 1
+    centers: dict[str, int] = {}
+    for owner in state.centers.values():
+        centers[owner] = centers.get(owner, 0) + 1
+    for power in state.powers:
+        delta = centers.get(power, 0) - units.get(power, 0)
+        if delta < 0 or delta > 0 and adjustment_due(state, power):
+            return True
+    return False
+
+
 def solo_winner(state: GameState, rules: Rules) -> str | None:
     needed = rules.victory_centers or state.board.victory_centers
-    leaders = [p for p in state.powers if state.center_count(p) >= needed]
+    counts: dict[str, int] = {}
+    for owner in state.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    leaders = [p for p, n in counts.items() if n >= needed]
     return leaders[0] if len(leaders) == 1 else None
 
 

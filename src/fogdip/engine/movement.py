@@ -11,30 +11,29 @@ convoys in the cycle fail (the Szykman rule).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from fogdip.engine.units import Unit
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
-# How a move travels: over land/sea directly, only by convoy, or by convoy with the land
-# route as fallback (DATC 4.A.3, v2 preference).
-DIRECT, BY_CONVOY, CONVOY_OR_DIRECT = range(3)
+# How a move travels: directly (over land or by sea), or carried by convoy.
+DIRECT, BY_CONVOY = range(2)
 _UNRESOLVED, _VISITED, _RESOLVED = range(3)
 
 
-@dataclass(slots=True)
 class Node:
     """One unit's order, as the resolver sees it. ``target`` is a province."""
 
-    unit: Unit
-    kind: int
-    province: str
-    target: str = ""
-    target_location: str = ""
-    supported: str = ""
-    route: int = DIRECT
-    supporters: list[int] = field(default_factory=list)
-    convoyers: list[int] = field(default_factory=list)
+    __slots__ = ("unit", "kind", "province", "target", "target_location", "supported", "route", "supporters", "convoyers")
+
+    def __init__(self, unit: Unit, kind: int, province: str) -> None:
+        self.unit = unit
+        self.kind = kind
+        self.province = province
+        self.target = ""
+        self.target_location = ""
+        self.supported = ""
+        self.route = DIRECT
+        self.supporters: list[int] = []
+        self.convoyers: list[int] = []
 
 
 class MovementResolver:
@@ -203,18 +202,10 @@ class MovementResolver:
     # --- paths and strengths -----------------------------------------------------------------
 
     def has_path(self, i: int) -> bool:
-        route = self.nodes[i].route
-        if route == DIRECT or route == CONVOY_OR_DIRECT:
-            return True
-        return self.convoy_path(i)
+        return self.nodes[i].route == DIRECT or self.convoy_path(i)
 
     def is_convoyed(self, i: int) -> bool:
-        route = self.nodes[i].route
-        if route == DIRECT:
-            return False
-        if route == BY_CONVOY:
-            return True
-        return self.convoy_path(i)
+        return self.nodes[i].route == BY_CONVOY
 
     def convoy_path(self, i: int) -> bool:
         """A chain of fleets with matching, successful convoy orders links origin and target."""

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from fogdip.engine.movement import (
     BY_CONVOY,
     CONVOY,
-    CONVOY_OR_DIRECT,
     DIRECT,
     HOLD,
     MOVE,
@@ -59,6 +58,7 @@ def resolve_movement(
     resolver = MovementResolver(nodes, board.neighbours)
     decisions = resolver.run()
 
+    counted = {s for node in nodes for s in node.supporters}
     units: dict[str, Unit] = {}
     moves: dict[str, str] = {}
     dislodged_from: dict[str, str] = {}
@@ -69,7 +69,7 @@ def resolve_movement(
             moves[node.province] = node.target_location
             if resolver.is_convoyed(i):
                 convoy_paths[node.province] = _used_route(resolver, i, board.neighbours)
-        elif node.kind in (SUPPORT_HOLD, SUPPORT_MOVE) and decisions[i] and _counted(nodes, i):
+        elif node.kind in (SUPPORT_HOLD, SUPPORT_MOVE) and decisions[i] and i in counted:
             supports[node.province] = node.supported
     for i, node in enumerate(nodes):
         if node.province in moves:
@@ -98,7 +98,7 @@ def resolve_movement(
         dislodged[province] = Dislodged(unit, attacker_from, options)
 
     results = [
-        _result(resolver, i, node, checked.get(node.province), nodes, dislodged_from, explain)
+        _result(resolver, i, node, checked.get(node.province), counted, dislodged_from, explain)
         for i, node in enumerate(nodes)
     ]
     return MovementOutcome(results, units, dislodged, moves, dislodged_from, convoy_paths, supports, standoffs)
@@ -158,16 +158,11 @@ def _link(nodes: list[Node], index: dict[str, int], state: GameState, checked: d
             rules.adjacent_convoy_intent == "rulebook"
             and any(nodes[f].unit.power == node.unit.power for f in node.convoyers)
         )
-        if not intent:
+        if not intent or (not node.convoyers and rules.via_convoy_falls_back_to_land):
             node.route = DIRECT
             node.convoyers.clear()
         else:
-            node.route = CONVOY_OR_DIRECT if rules.via_convoy_falls_back_to_land else BY_CONVOY
-
-
-def _counted(nodes: list[Node], i: int) -> bool:
-    node = nodes[i]
-    return any(i in other.supporters for other in nodes if other.province == node.supported)
+            node.route = BY_CONVOY
 
 
 def _used_route(resolver: MovementResolver, i: int, neighbours: dict[str, frozenset[str]]) -> tuple[str, ...]:
@@ -206,11 +201,12 @@ def _result(
     i: int,
     node: Node,
     entry: CheckedOrder | None,
-    nodes: list[Node],
+    counted: set[int],
     dislodged_from: dict[str, str],
     explain: bool,
 ) -> OrderResult:
     unit = node.unit
+    nodes = resolver.nodes
     ok = resolver.result[i]
     defaulted = entry is None
     legal = entry is None or entry.legal
@@ -236,7 +232,7 @@ def _result(
             outcome, words = "bounced", ["bounce"]
             reason = _bounce_reason(resolver, i) if explain else ""
     elif node.kind in (SUPPORT_HOLD, SUPPORT_MOVE):
-        if not _counted(nodes, i):
+        if i not in counted:
             outcome, words = "void", ["void"]
             reason = f"{unit}: the supported unit did not {'hold' if node.kind == SUPPORT_HOLD else 'make that move'}" if explain else ""
         elif ok:

@@ -23,7 +23,8 @@ class Rules:
     #: 4.A.3: "rulebook": an army moving to an adjacent province goes by convoy if ordered VIA or
     #: if a fleet of its own power is (legally) ordered to convoy it; "explicit": only with VIA.
     adjacent_convoy_intent: ConvoyIntent = "rulebook"
-    #: 4.A.3: a convoy to an adjacent province that finds no convoy path takes the land route.
+    #: 4.A.3: a move to an adjacent province ordered VIA convoy, for which no fleet is ordered to
+    #: convoy at all, takes the land route instead (DATC v2). A disrupted convoy never falls back.
     via_convoy_falls_back_to_land: bool = False
     #: 4.E.1: an illegal order expresses nothing (no convoy intent, no refusal of hold support).
     #: With False, an illegal order to a unit is still treated as the unit's attempted order.
@@ -48,7 +49,6 @@ EDITIONS: dict[str, Rules] = {
     "2000": Rules(
         edition="2000",
         via_convoy_falls_back_to_land=True,
-        support_coast_must_match=False,
         civil_disorder="home-distance",
     ),
 }
