@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fogdip.engine.orders import Order
 from fogdip.engine.state import GameState
@@ -22,8 +23,7 @@ OUTCOMES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """One unit's order and what came of it.
 
     ``results`` uses the MILA words (``bounce``, ``cut``, ``dislodged``, ``void``,

@@ -71,6 +71,7 @@ class OrderChecker:
         """Check one order of ``power``. Raises :class:`Rejection` if it commands no unit."""
         written = str(order) if text is None else text
         kind = self.state.phase.kind
+
         if isinstance(order, Waive):
             if kind != "A":
                 raise Rejection(f"WAIVE is an adjustment order; {self.phase} is a {self.state.phase.long_name.split()[-1]} phase")
