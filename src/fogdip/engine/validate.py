@@ -103,21 +103,32 @@ class OrderChecker:
     # --- movement ----------------------------------------------------------------------------
 
     def _movement(self, unit: Unit, order: Order) -> Order:
-        self._check_designation(unit, order.unit)  # type: ignore[union-attr]
-        ref = UnitRef(unit.kind, unit.location)
-        if isinstance(order, Hold):
-            return Hold(ref)
-        if isinstance(order, Move):
+        written = order.unit  # type: ignore[union-attr]
+        if written.kind is not None and written.kind != unit.kind:
+            self._check_designation(unit, written)
+        ref = written if written.location == unit.location and written.kind is not None else UnitRef(unit.kind, unit.location)
+        kind = order.kind
+        if kind == "hold":
+            return order if ref is written else Hold(ref)
+        if kind == "move":
+            assert isinstance(order, Move)
             target, via = self._move_target(unit, order.target, order.via_convoy)
+            if ref is written and target == order.target and via == order.via_convoy:
+                return order
             return Move(ref, target, via)
-        if isinstance(order, SupportHold):
+        if kind == "support_hold":
+            assert isinstance(order, SupportHold)
             supported = self._other_unit(order.supported, unit)
             if supported.province not in self.board.reachable_provinces(unit.kind, unit.location):
                 raise _Illegal(f"{unit} cannot reach {supported.province}, so it cannot support a unit there")
+            if ref is written and order.supported == (supported.kind, supported.location):
+                return order
             return SupportHold(ref, UnitRef(supported.kind, supported.location))
-        if isinstance(order, SupportMove):
+        if kind == "support_move":
+            assert isinstance(order, SupportMove)
             return self._support_move(unit, ref, order)
-        if isinstance(order, Convoy):
+        if kind == "convoy":
+            assert isinstance(order, Convoy)
             return self._convoy(unit, ref, order)
         raise _Illegal(f"{order.kind} orders belong to another phase; {self.phase} is a movement phase: use H, -, S or C")
 
@@ -201,6 +212,8 @@ class OrderChecker:
         elif target not in board.army_targets(supported.location):
             if not route_exists(board, self.convoyers, supported.province, target, excluding=unit.province):
                 raise _Illegal(f"the unit in {supported.province} cannot reach {target}")
+        if ref is order.unit and order.target == written_target and order.supported == (supported.kind, supported.location):
+            return order
         return SupportMove(ref, UnitRef(supported.kind, supported.location), written_target)
 
     def _convoy(self, unit: Unit, ref: UnitRef, order: Convoy) -> Order:
