@@ -176,7 +176,7 @@ def test_games_run_to_the_end_with_consistent_positions() -> None:
 
 def test_solo_victory_ends_the_game() -> None:
     state = GameState.initial()
-    centers = dict(state.centers)
+    centers = {c: owner for c, owner in state.centers.items() if owner != "FRANCE"}
     for center in [c for c in BOARD.supply_centers if c != "BEL"][:17]:
         centers[center] = "FRANCE"
     units = {"BEL": Unit("FRANCE", "A", "BEL")}
