@@ -88,9 +88,9 @@ def civil_disorder_removals(state: GameState, power: str, units: list[Unit], cou
             on_center = board.provinces[unit.province].supply_center
             return (on_center, -distance.get(unit.province, 99), unit.kind != "F", board.provinces[unit.province].name)
     else:
-        # DATC v2 preference: farthest from a home centre, fleets moving as fleets and armies
-        # over land and sea, fleets before armies, then by the province's English name.
-        homes = state.homes.get(power, ())
+        # DATC v2 preference: farthest from a home centre of the map (owned or not), fleets
+        # moving as fleets and armies over land and sea, fleets before armies, then by name.
+        homes = board.home_centers(power) or state.homes.get(power, ())
 
         def key(unit: Unit) -> tuple[int, int, int, str]:
             steps = _home_distance(board, unit, homes)

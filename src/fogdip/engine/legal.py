@@ -41,12 +41,13 @@ def legal_orders(state: GameState, power: str, rules: Rules) -> dict[str, list[O
     if kind == "M":
         return _MovementOptions(state, rules).for_power(power)
     if kind == "R":
-        return {
-            province: [Retreat(UnitRef(d.unit.kind, d.unit.location), t) for t in d.retreats]
-            + [Disband(UnitRef(d.unit.kind, d.unit.location))]
-            for province, d in state.dislodged.items()
-            if d.unit.power == power
-        }
+        options: dict[str, list[Order]] = {}
+        for province, dislodged in state.dislodged.items():
+            if dislodged.unit.power == power:
+                ref = UnitRef(dislodged.unit.kind, dislodged.unit.location)
+                options[province] = [Retreat(ref, t) for t in dislodged.retreats]
+                options[province].append(Disband(ref))
+        return options
     return _adjustment_options(state, power)
 
 

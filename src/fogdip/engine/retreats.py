@@ -15,9 +15,9 @@ def resolve_retreats(
     """Return the order results, the units after the phase, and the retreats made."""
     board = state.board
     wanted: dict[str, list[str]] = {}
-    for province, entry in checked.items():
-        if entry.legal and isinstance(entry.order, Retreat):
-            wanted.setdefault(board.province_of(entry.order.target), []).append(province)
+    for province, candidate in checked.items():
+        if candidate.legal and isinstance(candidate.order, Retreat):
+            wanted.setdefault(board.province_of(candidate.order.target), []).append(province)
     units = dict(state.units)
     moves: dict[str, str] = {}
     results: list[OrderResult] = []
@@ -27,6 +27,7 @@ def resolve_retreats(
         order: Order = entry.order if entry is not None else Disband(UnitRef(unit.kind, unit.location))
         text = entry.text if entry is not None else ""
         legal = entry is None or entry.legal
+        words: tuple[str, ...]
         if entry is not None and not entry.legal:
             outcome, words, reason = "illegal", ("void", "disband"), f"{entry.reason}; {unit} is disbanded"
         elif isinstance(order, Retreat):

@@ -10,6 +10,7 @@ every judge see; reasons about foreign units never say more than the order itsel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fogdip.engine.convoys import convoy_fleet_provinces, fleet_on_route, route_exists
@@ -92,13 +93,13 @@ class OrderChecker:
             return CheckedOrder(power, written, order, unit, False, str(exc))
         return CheckedOrder(power, written, normalised, unit, True)
 
-    def _own_unit(self, power: str, ref: UnitRef, units: dict[str, Unit] | object, retreat: bool = False) -> Unit:
+    def _own_unit(self, power: str, ref: UnitRef, units: Mapping[str, Unit], retreat: bool = False) -> Unit:
         province = self.board.province_of(ref.location)
-        unit = units.get(province)  # type: ignore[attr-defined]
+        unit = units.get(province)
         if unit is None or unit.power != power:
             what = "dislodged unit" if retreat else "unit"
             raise Rejection(f"{power} has no {what} in {province}")
-        return unit  # type: ignore[no-any-return]
+        return unit
 
     # --- movement ----------------------------------------------------------------------------
 
