@@ -158,7 +158,10 @@ def test_result_does_not_depend_on_submission_order(seed: int, phases: int, shuf
     shuffler = random.Random(shuffle_seed)
     shuffled: dict[str, list[Order]] = {}
     for power in shuffler.sample(sorted(orders), len(orders)):
-        shuffled[power] = shuffler.sample(orders[power], len(orders[power]))
+        # Adjustment orders are carried out first to last (DATC 4.D.4-4.D.6), so only the
+        # order of powers, not of one power's builds, is free there.
+        keep = state.phase.kind == "A"
+        shuffled[power] = list(orders[power]) if keep else shuffler.sample(orders[power], len(orders[power]))
     first, second = adjudicate(state, orders), adjudicate(state, shuffled)
     assert first.orders == second.orders
     assert first.after == second.after
@@ -202,3 +205,13 @@ def test_a_fleet_that_could_reach_both_coasts_must_name_one() -> None:
     record = adjudicate(state.with_changes(units=units), {"FRANCE": ["F MAO - SPA"]})
     result = record.result_of("MAO")
     assert result is not None and result.reason == "name the coast: SPA/NC or SPA/SC"
+
+
+def test_the_first_of_two_builds_in_one_province_is_carried_out() -> None:
+    state = GameState.initial()
+    units = {p: u for p, u in state.units.items() if p != "KIE"}
+    winter = state.with_changes(phase=Phase("W", 1901, "A"), units=units)
+    record = adjudicate(winter, {"GERMANY": ["A KIE B", "F KIE B"]})
+    assert record.after.unit_at("KIE") == Unit("GERMANY", "A", "KIE")
+    second = [r for r in record.orders if r.text == "F KIE B"][0]
+    assert second.outcome == "failed" and second.reason == "KIE already has a unit built this winter"

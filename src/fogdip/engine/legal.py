@@ -14,8 +14,10 @@ supporting fleet could make possible (DATC 6.D.31).
 
 from __future__ import annotations
 
+from random import Random
+
 from fogdip.engine.convoys import convoy_fleet_provinces, route_exists
-from fogdip.engine.map import Map
+from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.orders import (
     Build,
     Convoy,
@@ -39,7 +41,7 @@ def legal_orders(state: GameState, power: str, rules: Rules) -> dict[str, list[O
     ``"BUILD"``, ``"WAIVE"`` and ``"DISBAND"`` in adjustment phases."""
     kind = state.phase.kind
     if kind == "M":
-        return _MovementOptions(state, rules).for_power(power)
+        return MovementOptions(state, rules).for_power(power)
     if kind == "R":
         options: dict[str, list[Order]] = {}
         for province, dislodged in state.dislodged.items():
@@ -54,7 +56,7 @@ def legal_orders(state: GameState, power: str, rules: Rules) -> dict[str, list[O
 def all_legal_orders(state: GameState, rules: Rules) -> dict[str, dict[str, list[Order]]]:
     """Legal orders of every power, sharing the work of finding convoy routes."""
     if state.phase.kind == "M":
-        options = _MovementOptions(state, rules)
+        options = MovementOptions(state, rules)
         return {power: options.for_power(power) for power in state.powers}
     return {power: legal_orders(state, power, rules) for power in state.powers}
 
@@ -78,7 +80,31 @@ def _adjustment_options(state: GameState, power: str) -> dict[str, list[Order]]:
     return {"BUILD": builds, "WAIVE": [Waive()]}
 
 
-class _MovementOptions:
+_DIRECT: dict[tuple[str, str, str], tuple[Move, ...]] = {}
+_REACH: dict[tuple[str, str, str], tuple[str, ...]] = {}
+
+
+def _direct_moves(board: Map, kind: UnitKind, location: str) -> tuple[Move, ...]:
+    """Moves without convoy from a location; immutable, so shared between positions."""
+    key = (board.name, kind, location)
+    moves = _DIRECT.get(key)
+    if moves is None:
+        ref = UnitRef(kind, location)
+        moves = tuple(Move(ref, t) for t in sorted(board.targets(kind, location)))
+        _DIRECT[key] = moves
+    return moves
+
+
+def _sorted_reach(board: Map, kind: UnitKind, location: str) -> tuple[str, ...]:
+    key = (board.name, kind, location)
+    reach = _REACH.get(key)
+    if reach is None:
+        reach = tuple(sorted(board.reachable_provinces(kind, location)))
+        _REACH[key] = reach
+    return reach
+
+
+class MovementOptions:
     """Legal movement orders for one position, with convoy routes computed once."""
 
     def __init__(self, state: GameState, rules: Rules) -> None:
@@ -98,55 +124,79 @@ class _MovementOptions:
         self.moves: dict[str, list[Move]] = {p: self._moves(u) for p, u in state.units.items()}
         # destination province -> (mover's province, move) for every legal move on the board
         # (``convoyed`` marks army moves that only a convoy makes possible)
-        self.into: dict[str, list[tuple[str, Move, bool]]] = {}
+        self.into: dict[str, list[tuple[str, str, bool]]] = {}
         for origin, moves in self.moves.items():
             mover = state.units[origin]
             overland = self.board.army_targets(mover.location) if mover.kind == "A" else frozenset()
+            listed: set[str] = set()
             for move in moves:
+                if move.target in listed:
+                    continue  # the VIA twin of an overland move: one support covers both
+                listed.add(move.target)
                 target = move.target.partition("/")[0]
                 convoyed = mover.kind == "A" and target not in overland
-                self.into.setdefault(target, []).append((origin, move, convoyed))
+                self.into.setdefault(target, []).append((origin, move.target, convoyed))
         self._routes_without: dict[tuple[str, str, str], bool] = {}
 
     def for_power(self, power: str) -> dict[str, list[Order]]:
         return {p: self._orders(u) for p, u in self.state.units.items() if u.power == power}
 
     def _moves(self, unit: Unit) -> list[Move]:
+        moves = list(_direct_moves(self.board, unit.kind, unit.location))
+        convoys = self.routes.get(unit.location)
+        if not convoys:
+            return moves
         ref = UnitRef(unit.kind, unit.location)
-        board = self.board
-        if unit.kind == "F":
-            return [Move(ref, t) for t in sorted(board.fleet_targets(unit.location))]
-        adjacent = board.army_targets(unit.location)
-        moves = [Move(ref, t) for t in sorted(adjacent)]
-        for target in sorted(self.routes.get(unit.province, ())):
+        adjacent = self.board.army_targets(unit.location)
+        for target in sorted(convoys):
             moves.append(Move(ref, target, via_convoy=target in adjacent))
         return moves
 
     def _orders(self, unit: Unit) -> list[Order]:
+        return [self._build(unit, spec) for spec in self.choices(unit)]
+
+    def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
+        """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
+        ``("H",)``, a support ``("S", province)`` / ``("S", province, target)`` or a convoy
+        ``("C", army province, target)``. :meth:`order` turns one into an :class:`Order`."""
         board = self.board
         units = self.state.units
         here = unit.location.partition("/")[0]
-        ref = UnitRef(unit.kind, unit.location)
-        orders: list[Order] = [Hold(ref)]
-        orders.extend(self.moves[here])
-        for province in sorted(board.reachable_provinces(unit.kind, unit.location)):
-            other = units.get(province)
-            if other is not None:
-                orders.append(SupportHold(ref, UnitRef(other.kind, other.location)))
-            seen: set[tuple[str, str]] = set()
-            for origin, move, convoyed in self.into.get(province, ()):
-                if origin == here or (origin, move.target) in seen:
+        convoyers = self.convoyers
+        specs: list[tuple[str, ...] | Move] = [("H",)]
+        specs.extend(self.moves[here])
+        for province in _sorted_reach(board, unit.kind, unit.location):
+            if province in units:
+                specs.append(("S", province))
+            for origin, target, convoyed in self.into.get(province, ()):
+                if origin == here:
                     continue
-                if convoyed and not self._route_without(origin, province, here):
+                if convoyed and here in convoyers and not self._route_without(origin, province, here):
                     continue  # only a convoy through this very unit could carry it (6.D.31)
-                seen.add((origin, move.target))
-                orders.append(SupportMove(ref, move.unit, move.target))
-        if unit.kind == "F" and unit.province in self.convoyers:
+                specs.append(("S", origin, target))
+        if unit.kind == "F" and here in self.convoyers:
             for army, destinations in self.routes.items():
                 for target in sorted(destinations):
-                    if unit.province in destinations[target]:
-                        orders.append(Convoy(ref, UnitRef("A", army), target))
-        return orders
+                    if here in destinations[target]:
+                        specs.append(("C", army, target))
+        return specs
+
+    def _build(self, unit: Unit, spec: tuple[str, ...] | Move) -> Order:
+        if isinstance(spec, Move):
+            return spec
+        ref = UnitRef(unit.kind, unit.location)
+        if spec[0] == "H":
+            return Hold(ref)
+        if spec[0] == "C":
+            return Convoy(ref, UnitRef("A", self.state.units[spec[1]].location), spec[2])
+        other = self.state.units[spec[1]]
+        if len(spec) == 2:
+            return SupportHold(ref, UnitRef(other.kind, other.location))
+        return SupportMove(ref, UnitRef(other.kind, other.location), spec[2])
+
+    def sample(self, unit: Unit, rng: Random) -> Order:
+        """One legal order of ``unit``, chosen uniformly, building only that one."""
+        return self._build(unit, rng.choice(self.choices(unit)))
 
     def _route_without(self, origin: str, destination: str, excluded: str) -> bool:
         key = (origin, destination, excluded)

@@ -1,0 +1,1 @@
+"""Bots: players that choose orders from what their power may know."""
