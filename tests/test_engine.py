@@ -209,7 +209,7 @@ def test_a_fleet_that_could_reach_both_coasts_must_name_one() -> None:
 
 def test_the_first_of_two_builds_in_one_province_is_carried_out() -> None:
     state = GameState.initial()
-    units = {p: u for p, u in state.units.items() if p != "KIE"}
+    units = {p: u for p, u in state.units.items() if p not in ("KIE", "BER")}
     winter = state.with_changes(phase=Phase("W", 1901, "A"), units=units)
     record = adjudicate(winter, {"GERMANY": ["A KIE B", "F KIE B"]})
     assert record.after.unit_at("KIE") == Unit("GERMANY", "A", "KIE")
