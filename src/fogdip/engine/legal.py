@@ -9,7 +9,7 @@ supporting fleet could make possible (DATC 6.D.31).
 >>> from fogdip.engine.rules import get_rules
 >>> options = legal_orders(GameState.initial(), "FRANCE", get_rules())
 >>> sorted(str(o) for o in options["PAR"])[:4]
-['A PAR - BUR', 'A PAR - GAS', 'A PAR - PIC', 'A PAR H']
+['A PAR - BRE', 'A PAR - BUR', 'A PAR - GAS', 'A PAR - PIC']
 """
 
 from __future__ import annotations
