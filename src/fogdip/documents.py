@@ -23,10 +23,10 @@ Everything here is a pure function: no files, no printing.
 >>> result = adjudicate_document(doc)
 >>> result["results"], result["state"]["phase"]
 ({'A PAR': ['bounce'], 'A MUN': ['bounce']}, 'F1901M')
->>> state_from_document({"phase": "W1901M", "units": {}, "centers": {}})
+>>> state_from_document({"phase": "W1901M", "units": {}, "centers": {}})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fogdip.engine.errors.InvalidPosition: phase 'W1901M' does not exist: adjustments are held in Winter (W...A), movement and retreats in Spring and Fall
+fogdip.engine.errors.InvalidPosition: phase 'W1901M' does not exist: adjustments are held in Winter (W...A), ...
 """
 
 from __future__ import annotations
@@ -157,8 +157,10 @@ def _rule_value(name: str, value: object, hint: Any) -> object:
 def rules_to_spec(rules: Rules) -> str | dict[str, Any]:
     """The ``rules`` value of a document: the edition name, or an object when options differ.
 
-    >>> rules_to_spec(get_rules("2000")), rules_to_spec(get_rules("2000").with_options(adjacent_convoy_intent="explicit"))
-    ('2000', {'edition': '2000', 'adjacent_convoy_intent': 'explicit'})
+    >>> rules_to_spec(get_rules("2000"))
+    '2000'
+    >>> rules_to_spec(get_rules("2000").with_options(adjacent_convoy_intent="explicit"))
+    {'edition': '2000', 'adjacent_convoy_intent': 'explicit'}
     """
     base = EDITIONS.get(rules.edition)
     if base is None:
@@ -187,7 +189,8 @@ def state_from_document(doc: Mapping[str, Any]) -> tuple[GameState, Rules, Order
     ('2000', {})
     """
     if not isinstance(doc, Mapping):
-        raise _fail(f"a phase document must be a JSON object with \"phase\", \"units\" and \"centers\", not {_type_name(doc)}")
+        what = _type_name(doc)
+        raise _fail(f'a phase document must be a JSON object with "phase", "units" and "centers", not {what}')
     board = _board(doc.get("variant"))
     rules = rules_from_spec(doc.get("rules"))
     phase = _phase(doc.get("phase"), board)
@@ -267,7 +270,9 @@ def _units(doc: Mapping[str, Any], board: Map, phase: Phase) -> tuple[dict[str, 
 def _unit(text: str, power: str, board: Map) -> tuple[bool, Unit]:
     match = _UNIT.match(text.strip().upper())
     if not match:
-        raise _fail(f"unit {text!r} of {power} is not a unit: write 'A XXX' for an army or 'F XXX' for a fleet, e.g. 'A PAR'")
+        raise _fail(
+            f"unit {text!r} of {power} is not a unit: write 'A XXX' for an army or 'F XXX' for a fleet, e.g. 'A PAR'"
+        )
     star, kind_text, written = match.groups()
     kind: UnitKind = "A" if kind_text == "A" else "F"
     location = _location(written, board, f"unit {text!r} of {power}")
@@ -281,7 +286,8 @@ def _unit(text: str, power: str, board: Map) -> tuple[bool, Unit]:
         if kind == "A":
             raise _fail(f"{where}: an army cannot stand in {province.name} ({province.code}), a sea")
         if province.coasts:
-            raise _fail(f"{where}: a fleet in {province.name} must name its coast: {' or '.join('F ' + c for c in province.coasts)}")
+            options = " or ".join(f"F {c}" for c in province.coasts)
+            raise _fail(f"{where}: a fleet in {province.name} must name its coast: {options}")
         raise _fail(f"{where}: a fleet cannot stand in {province.name} ({province.code}), which is inland")
     return bool(star), Unit(power, kind, location)
 
@@ -336,7 +342,10 @@ def _retreat_target(unit: Unit, written: str, board: Map, where: str) -> str:
 
 def _centers(doc: Mapping[str, Any], board: Map) -> dict[str, str]:
     if "centers" not in doc:
-        raise _fail('the document has no "centers": list each power\'s supply centres, e.g. "centers": {"FRANCE": ["PAR"]} ({} for none)')
+        raise _fail(
+            'the document has no "centers": list each power\'s supply centres, '
+            'e.g. "centers": {"FRANCE": ["PAR"]} ({} for none)'
+        )
     table = _mapping(doc["centers"], '"centers"', '{"FRANCE": ["BRE", "MAR", "PAR"]}')
     centers: dict[str, str] = {}
     for name, texts in table.items():
@@ -364,7 +373,8 @@ def _homes(value: object, board: Map) -> dict[str, tuple[str, ...]]:
     table = _mapping(value, '"homes"', '{"FRANCE": ["BRE", "MAR", "PAR"]}')
     for name, texts in table.items():
         power = _power(name, board, '"homes"')
-        provinces = [_supply_center(t, board, f'"homes" of {power}') for t in _strings(texts, f'"homes" of {power}', '["BRE"]')]
+        where = f'"homes" of {power}'
+        provinces = [_supply_center(t, board, where) for t in _strings(texts, where, '["BRE"]')]
         homes[power] = tuple(sorted(set(provinces)))
     return homes
 

@@ -19,7 +19,7 @@ from fogdip.engine.adjustments import resolve_adjustments
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.movement_phase import resolve_movement
 from fogdip.engine.notation import parse_order
-from fogdip.engine.orders import Order
+from fogdip.engine.orders import Order, Waive
 from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
 from fogdip.engine.retreats import resolve_retreats
 from fogdip.engine.rules import Rules, get_rules
@@ -36,11 +36,12 @@ def check_orders(
     """Read and check every order, in a fixed order of powers; rejected ones are set apart."""
     if assume_legal and state.phase.kind == "M":
         units = state.units
-        trusted = [
-            CheckedOrder(power, "", order, units[order.unit.location.partition("/")[0]], True)  # type: ignore[union-attr]
-            for power in sorted(orders)
-            for order in orders[power]
-        ]
+        trusted: list[CheckedOrder] = []
+        for power in sorted(orders):
+            for order in orders[power]:
+                if isinstance(order, str) or isinstance(order, Waive):
+                    raise FogdipError("assume_legal takes Order values from legal_orders(), not texts")
+                trusted.append(CheckedOrder(power, str(order), order, units[order.unit.province], True))
         return trusted, []
     checker = OrderChecker(state, rules)
     checked: list[CheckedOrder] = []

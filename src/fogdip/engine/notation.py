@@ -97,11 +97,11 @@ class _Reader:
             candidate = " ".join(span)
             code = self.board.resolve_name(candidate)
             if code is None and "/" in span[-1]:
-                # An unknown or irrelevant coast is kept as written; validation ignores it (DATC 4.B.6).
+                # An unknown or irrelevant coast is ignored (DATC 4.B.6): keep the province.
                 base, _, coast = candidate.rpartition("/")
                 base_code = self.board.resolve_name(base)
                 if base_code is not None and coast.isalpha() and len(coast) <= 3:
-                    code = f"{self.board.province_of(base_code)}/{coast}"
+                    code = self.board.province_of(base_code)
             if code is not None:
                 self.pos += words
                 return code

@@ -1,0 +1,424 @@
+"""The ``fogdip`` command: adjudicate phase documents, replay and generate saved games, demo.
+
+Every command has ``--help``. Bad input never shows a traceback: it gets one line on
+standard error (``fogdip: error: ...``) and exit code 2. Exit code 1 means a replay found a
+mismatch; 3 an internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TextIO
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from fogdip.documents import (
+    COMPLETED,
+    adjudicate_document,
+    document_from_state,
+    result_document,
+    rules_from_spec,
+    state_from_document,
+)
+from fogdip.engine.errors import FogdipError
+from fogdip.engine.judge import adjudicate as judge_phase
+from fogdip.engine.orders import Order
+from fogdip.engine.rules import Rules
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Phase
+from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
+from fogdip.replay import PhaseComparison, mila_rules, replay_game
+
+app = typer.Typer(
+    name="fogdip",
+    help="fogdip: a Diplomacy adjudicator. Adjudicate phase documents, replay saved games, play random games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+)
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+PROGRESS_THRESHOLD = 20
+CONVOY_INTENTS = ("rulebook", "explicit")
+FORMATS = ("mila", "fogdip")
+
+
+# --- errors and input --------------------------------------------------------------------------
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _die(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    sys.stderr.write(f"fogdip: error: {_one_line(message)}\n")
+    sys.stderr.flush()
+    raise typer.Exit(code)
+
+
+def _explain(exc: BaseException) -> tuple[str, int]:
+    """The one-line message and exit code for an exception raised while handling input."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", EXIT_BAD_INPUT
+    if isinstance(exc, RecursionError):
+        return "the JSON is nested too deeply", EXIT_BAD_INPUT
+    if isinstance(exc, UnicodeDecodeError):
+        return "the input is not UTF-8 text", EXIT_BAD_INPUT
+    if isinstance(exc, FogdipError):
+        return str(exc), EXIT_BAD_INPUT
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"cannot read {where}{exc.strerror or exc}", EXIT_BAD_INPUT
+    return f"internal error, please report it: {type(exc).__name__}: {exc}", EXIT_INTERNAL
+
+
+@contextmanager
+def _errors(prefix: str = "") -> Iterator[None]:
+    """Turn any exception into a one-line message and an exit code; no tracebacks."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the command line must never show a traceback
+        message, code = _explain(exc)
+        _die(f"{prefix}{message}", code)
+
+
+def _read(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    return Path(source).read_text(encoding="utf-8")
+
+
+def _write_json(data: Any, out: TextIO, pretty: bool) -> None:
+    text = json.dumps(data, indent=2) if pretty else json.dumps(data, separators=(",", ":"))
+    out.write(text + "\n")
+    out.flush()
+
+
+def _choice(value: str, allowed: Sequence[str], option: str) -> str:
+    if value not in allowed:
+        _die(f"{option} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+# --- adjudicate --------------------------------------------------------------------------------
+
+@app.command()
+def adjudicate(
+    file: Annotated[str, typer.Argument(help="Phase document (JSON) to adjudicate; '-' reads standard input.")] = "-",
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl",
+        help="Read one document per line and write one result per line, until end of input. "
+        'A bad line gets {"error": ...} and the rest go on.',
+    )] = False,
+    pretty: Annotated[bool, typer.Option(
+        "--pretty", help="Indent the JSON output (default: one compact line).",
+    )] = False,
+) -> None:
+    """Adjudicate a phase document and print the result as JSON.
+
+    The document holds the phase, units, centres and orders, e.g.
+    {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]},
+    "orders": {"FRANCE": ["A PAR - BUR"]}}. The result's "state" is the next phase's document:
+    add orders to it to play on.
+    """
+    if jsonl:
+        if file == "-":
+            _adjudicate_lines(sys.stdin, pretty)
+            return
+        with _errors(), open(file, encoding="utf-8") as stream:
+            _adjudicate_lines(stream, pretty)
+        return
+    with _errors():
+        text = _read(file)
+    with _errors(f"{'standard input' if file == '-' else file}: "):
+        doc = json.loads(text)
+    with _errors():
+        result = adjudicate_document(doc)
+    _write_json(result, sys.stdout, pretty)
+
+
+def _adjudicate_lines(stream: TextIO, pretty: bool) -> None:
+    number = 0
+    for line in iter(stream.readline, ""):
+        number += 1
+        if not line.strip():
+            continue
+        try:
+            result: dict[str, Any] = adjudicate_document(json.loads(line))
+        except Exception as exc:  # noqa: BLE001 - one bad line must not stop the stream
+            message, _ = _explain(exc)
+            result = {"error": _one_line(message), "line": number}
+        _write_json(result, sys.stdout, pretty)
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+def _replay_rules(game: SavedGame, edition: str | None, mila_compat: bool | None, convoy_intent: str | None) -> Rules:
+    if edition is None and mila_compat is None and game.rules is not None:
+        rules = rules_from_spec(game.rules)
+    else:
+        rules = mila_rules("2000" if edition is None else edition, compat=mila_compat is not False)
+    if convoy_intent is not None:
+        rules = rules.with_options(adjacent_convoy_intent=_choice(convoy_intent, CONVOY_INTENTS, "--convoy-intent"))
+    return rules
+
+
+def _describe_rules(rules: Rules) -> str:
+    return (
+        f"edition {rules.edition}, convoy intent {rules.adjacent_convoy_intent}, "
+        f"civil disorder {rules.civil_disorder}"
+    )
+
+
+@app.command()
+def replay(
+    game_file: Annotated[str, typer.Argument(
+        metavar="GAME", help="Saved game (JSON): MILA/Cicero format or fogdip's own.", show_default=False,
+    )],
+    rules: Annotated[str | None, typer.Option(
+        "--rules", help="Rule edition, 2000 or 2023. Default: the rules recorded in the game, else 2000.",
+    )] = None,
+    mila_compat: Annotated[bool | None, typer.Option(
+        "--mila-compat/--no-mila-compat",
+        help="Use MILA's house choices (convoys to adjacent provinces need VIA). "
+        "Default: on, unless the game records its own rules.",
+    )] = None,
+    convoy_intent: Annotated[str | None, typer.Option(
+        "--convoy-intent", help="Override the convoy-intent rule: rulebook or explicit.",
+    )] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only mismatching phases and the summary.")] = False,
+) -> None:
+    """Re-adjudicate every phase of a saved game and compare with the next recorded phase.
+
+    Compares the phase name, units (dislodged ones too), centre owners and retreat options.
+    Exits 0 when every phase matches, 1 on any mismatch, 2 on bad input.
+    """
+    with _errors():
+        game = load_game(game_file)
+        chosen = _replay_rules(game, rules, mila_compat, convoy_intent)
+    console = Console(soft_wrap=True, highlight=False)
+    with _errors():
+        comparisons = _run_replay(game, chosen)
+    mismatches = [c for c in comparisons if not c.ok]
+    for comparison in comparisons:
+        if comparison.ok and quiet:
+            continue
+        _print_comparison(console, comparison)
+    matched = len(comparisons) - len(mismatches)
+    summary = f"{len(comparisons)} phases compared, {matched} match, {len(mismatches)} mismatch"
+    colour = "red" if mismatches else "green"
+    name = escape(game.id or game_file)
+    console.print(f"[bold]{name}[/]: [{colour}]{summary}[/] ({escape(_describe_rules(chosen))})")
+    if mismatches:
+        raise typer.Exit(1)
+
+
+def _run_replay(game: SavedGame, rules: Rules) -> list[PhaseComparison]:
+    console = Console(stderr=True)
+    if len(game.phases) <= PROGRESS_THRESHOLD or not console.is_terminal:
+        return replay_game(game.phases, rules)
+    columns = (TextColumn("replaying"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"))
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("", total=len(game.phases) - 1)
+
+        def advance(comparison: PhaseComparison) -> None:
+            progress.update(task, advance=1, description=comparison.phase)
+
+        return replay_game(game.phases, rules, on_phase=advance)
+
+
+def _print_comparison(console: Console, comparison: PhaseComparison) -> None:
+    arrow = f"{comparison.phase} -> {comparison.actual_phase}"
+    if comparison.ok:
+        console.print(f"[green]ok[/]        {arrow}")
+        return
+    same = comparison.expected_phase == comparison.actual_phase
+    recorded = "" if same else f" (recorded {comparison.expected_phase})"
+    console.print(f"[bold red]MISMATCH[/]  {arrow}{escape(recorded)}")
+    for line in comparison.describe():
+        console.print(f"          [red]-[/] {escape(line)}")
+
+
+# --- random-game -------------------------------------------------------------------------------
+
+def _random_orders(state: GameState, power: str, rules: Rules, rng: random.Random) -> list[str]:
+    from fogdip.engine.legal import legal_orders  # written alongside; imported when needed
+
+    options: Mapping[str, list[Order]] = legal_orders(state, power, rules)
+    if state.phase.kind != "A":
+        return [str(rng.choice(sorted(options[key], key=str))) for key in sorted(options) if options[key]]
+    delta = state.adjustment(power)
+    if delta < 0:
+        removals = sorted(options.get("DISBAND", []), key=str)
+        return [str(o) for o in rng.sample(removals, min(-delta, len(removals)))]
+    by_site: dict[str, list[Order]] = {}
+    for order in options.get("BUILD", []):
+        by_site.setdefault(str(order).split()[1].partition("/")[0], []).append(order)
+    sites = sorted(by_site)
+    chosen = rng.sample(sites, min(delta, len(sites)))
+    orders = [str(rng.choice(sorted(by_site[site], key=str))) for site in chosen]
+    if options.get("WAIVE") and len(orders) < delta:
+        orders.append("WAIVE")
+    return orders
+
+
+def play_random_game(seed: int, max_phases: int, rules: Rules) -> list[dict[str, Any]]:
+    """Play seeded random legal orders from the initial position; return the phase documents
+    (each with its orders), ending with the position reached (no orders)."""
+    rng = random.Random(seed)
+    state = GameState.initial()
+    docs: list[dict[str, Any]] = []
+    while len(docs) < max_phases and not state.completed:
+        orders = {p: o for p in state.powers if (o := _random_orders(state, p, rules, rng))}
+        docs.append({**document_from_state(state, rules), "orders": orders})
+        state = judge_phase(state, orders, rules).after
+    docs.append({**document_from_state(state, rules), "orders": {}})
+    return docs
+
+
+@app.command("random-game")
+def random_game(
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed plays the same game.")],
+    max_phases: Annotated[int, typer.Option("--max-phases", min=1, help="Stop after this many phases.")] = 100,
+    out: Annotated[str, typer.Option("--out", "-o", help="File to write; '-' writes standard output.")] = "-",
+    rules: Annotated[str, typer.Option("--rules", help="Rule edition: 2000 or 2023.")] = "2023",
+    fmt: Annotated[str, typer.Option(
+        "--format", help="mila (MILA/Cicero saved game) or fogdip (fogdip's game record).",
+    )] = "mila",
+) -> None:
+    """Play a game of random legal orders and write it as a saved game.
+
+    Every orderable unit gets one random legal order; in winter each power builds or removes
+    up to its count. The rules are recorded in the file, so `fogdip replay` uses them.
+    """
+    _choice(fmt, FORMATS, "--format")
+    with _errors():
+        chosen = rules_from_spec(rules)
+        docs = play_random_game(seed, max_phases, chosen)
+        game_id = f"fogdip-random-{seed}"
+        if fmt == "mila":
+            data = saved_game_from_phases(docs, game_id=game_id, rules=chosen)
+        else:
+            source = f"fogdip random-game --seed {seed}"
+            data = {"source": source, "game_id": game_id, "map": "standard", "phases": docs}
+        if out == "-":
+            _write_json(data, sys.stdout, pretty=False)
+            return
+        Path(out).write_text(json.dumps(data) + "\n", encoding="utf-8")
+    last = docs[-1]
+    ended = f"ended {last.get('ended_in')}" if last["phase"] == COMPLETED else f"stopped before {last['phase']}"
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"wrote {escape(out)}: {len(docs) - 1} phases played, {ended} ({fmt} format, rules {escape(rules)})"
+    )
+
+
+# --- demo --------------------------------------------------------------------------------------
+
+DEMO_DOCUMENT: dict[str, Any] = {
+    "variant": "standard",
+    "rules": "2023",
+    "phase": "F1901M",
+    "units": {
+        "AUSTRIA": ["F ALB", "A SER", "A VIE"], "ENGLAND": ["F NTH", "F NWG", "A YOR"],
+        "FRANCE": ["A PAR", "A MAR", "F MAO"], "GERMANY": ["A MUN", "A RUH", "F DEN"],
+        "ITALY": ["F ION", "A APU", "A VEN"], "RUSSIA": ["F BOT", "A UKR", "F SEV", "A WAR"],
+        "TURKEY": ["F BLA", "A BUL", "A CON"],
+    },
+    "centers": {
+        "AUSTRIA": ["BUD", "TRI", "VIE"], "ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"],
+        "GERMANY": ["BER", "KIE", "MUN"], "ITALY": ["NAP", "ROM", "VEN"], "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+        "TURKEY": ["ANK", "CON", "SMY"],
+    },
+    "orders": {
+        "AUSTRIA": ["F ALB - GRE", "A SER S F ALB - GRE", "A VIE - GAL"],
+        "ENGLAND": ["A YOR - NWY", "F NTH C A YOR - NWY", "F NWG S A YOR - NWY"],
+        "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F MAO - POR"],
+        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "F DEN - SWE"],
+        "ITALY": ["A APU - TUN", "F ION C A APU - TUN", "A VEN H"],
+        "RUSSIA": ["F BOT - SWE", "A UKR - RUM", "F SEV S A UKR - RUM", "A WAR - GAL"],
+        "TURKEY": ["A BUL - GRE", "F BLA - BUD", "A CON H", "A SMY H"],
+    },
+}
+
+_OUTCOME_STYLE = {"moved": "green", "supported": "green", "convoyed": "green", "held": "green",
+                  "bounced": "yellow", "cut": "yellow", "illegal": "red", "void": "red"}
+
+
+@app.command()
+def demo(
+    show_document: Annotated[bool, typer.Option(
+        "--show-document", help="Print the sample phase document as JSON instead, to try with `fogdip adjudicate`.",
+    )] = False,
+) -> None:
+    """Show fogdip at work on a sample phase, with results and reasons.
+
+    Fall 1901: a stand-off in Burgundy, two convoys, supports and an illegal order. Every
+    order is shown with its result and the reason, then the position that follows.
+    """
+    if show_document:
+        _write_json(DEMO_DOCUMENT, sys.stdout, pretty=True)
+        return
+    with _errors():
+        state, rules, orders = state_from_document(DEMO_DOCUMENT)
+        resolution = judge_phase(state, orders, rules)
+        result = result_document(resolution, rules)
+    console = Console(highlight=False)
+    phase = Phase.parse(result["phase"])
+    table = Table(title=f"{phase.long_name.capitalize()}: orders and results", title_justify="left")
+    for column in ("Power", "Order", "Result", "Why"):
+        table.add_column(column, overflow="fold")
+    for unit, words in result["results"].items():
+        outcome = result["outcomes"][unit]
+        style = _OUTCOME_STYLE.get(outcome, "cyan")
+        shown = ", ".join(words) if words else "success"
+        reason = escape(result["reasons"][unit])
+        table.add_row(result["powers"][unit], result["orders"][unit], f"[{style}]{escape(shown)}[/]", reason)
+    for rejected in result["rejected"]:
+        table.add_row(rejected["power"], rejected["order"], "[red]rejected[/]", escape(rejected["reason"]))
+    console.print(table)
+    _print_position(console, resolution.after, result["state"])
+    console.print(
+        "Try it yourself: [bold]fogdip demo --show-document > phase.json[/] "
+        "then [bold]fogdip adjudicate --pretty phase.json[/]"
+    )
+
+
+def _print_position(console: Console, state: GameState, doc: Mapping[str, Any]) -> None:
+    title = "Game over" if state.completed else f"Next: {state.phase.long_name}"
+    table = Table(title=title, title_justify="left")
+    for column in ("Power", "Units", "Centres", "Adjustment"):
+        table.add_column(column, overflow="fold")
+    for power in state.powers:
+        delta = state.adjustment(power)
+        adjustment = f"builds {delta}" if delta > 0 else f"removes {-delta}" if delta < 0 else "-"
+        table.add_row(power, ", ".join(doc["units"].get(power, [])), str(len(doc["centers"].get(power, []))),
+                      adjustment if state.phase.kind == "A" else "")
+    console.print(table)
+
+
+# --- version -----------------------------------------------------------------------------------
+
+def _version() -> str:
+    try:
+        return metadata.version("fogdip")
+    except metadata.PackageNotFoundError:
+        return "0+unknown (not installed)"
+
+
+@app.command()
+def version() -> None:
+    """Print fogdip's version."""
+    Console(highlight=False).print(f"fogdip {_version()}")
