@@ -266,7 +266,10 @@ PIECES = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(phases=st.lists(PIECES, min_size=1, max_size=3), top=st.dictionaries(st.sampled_from(["id", "map", "x"]), PIECES))
+@given(
+    phases=st.lists(PIECES, min_size=1, max_size=3),
+    top=st.dictionaries(st.sampled_from(["id", "map", "x"]), PIECES),
+)
 def test_any_game_data_is_read_or_rejected_cleanly(phases: list[Any], top: dict[str, Any]) -> None:
     try:
         game = game_from_data({**top, "phases": phases})
