@@ -8,7 +8,6 @@ mismatch; 3 an internal error (a bug: please report it).
 from __future__ import annotations
 
 import json
-import random
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,6 +16,8 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
+
+from fogdip.bots import random_bot
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -32,7 +33,6 @@ from fogdip.documents import (
 )
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate as judge_phase
-from fogdip.engine.orders import Order
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase
@@ -254,37 +254,18 @@ def _print_comparison(console: Console, comparison: PhaseComparison) -> None:
 
 # --- random-game -------------------------------------------------------------------------------
 
-def _random_orders(state: GameState, power: str, rules: Rules, rng: random.Random) -> list[str]:
-    from fogdip.engine.legal import legal_orders  # written alongside; imported when needed
-
-    options: Mapping[str, list[Order]] = legal_orders(state, power, rules)
-    if state.phase.kind != "A":
-        return [str(rng.choice(sorted(options[key], key=str))) for key in sorted(options) if options[key]]
-    delta = state.adjustment(power)
-    if delta < 0:
-        removals = sorted(options.get("DISBAND", []), key=str)
-        return [str(o) for o in rng.sample(removals, min(-delta, len(removals)))]
-    by_site: dict[str, list[Order]] = {}
-    for order in options.get("BUILD", []):
-        by_site.setdefault(str(order).split()[1].partition("/")[0], []).append(order)
-    sites = sorted(by_site)
-    chosen = rng.sample(sites, min(delta, len(sites)))
-    orders = [str(rng.choice(sorted(by_site[site], key=str))) for site in chosen]
-    if options.get("WAIVE") and len(orders) < delta:
-        orders.append("WAIVE")
-    return orders
-
-
 def play_random_game(seed: int, max_phases: int, rules: Rules) -> list[dict[str, Any]]:
-    """Play seeded random legal orders from the initial position; return the phase documents
-    (each with its orders), ending with the position reached (no orders)."""
-    rng = random.Random(seed)
-    state = GameState.initial()
+    """The random bot's seeded game as phase documents (each with the orders given), ending
+    with the position reached (no orders)."""
     docs: list[dict[str, Any]] = []
-    while len(docs) < max_phases and not state.completed:
-        orders = {p: o for p in state.powers if (o := _random_orders(state, p, rules, rng))}
-        docs.append({**document_from_state(state, rules), "orders": orders})
-        state = judge_phase(state, orders, rules).after
+    state = GameState.initial()
+    for record in random_bot.play_random_game(seed, rules, max_phases=max_phases, explain=False):
+        orders: dict[str, list[str]] = {}
+        for result in record.orders:
+            if not result.defaulted and result.text:
+                orders.setdefault(result.power, []).append(result.text)
+        docs.append({**document_from_state(record.before, rules), "orders": orders})
+        state = record.after
     docs.append({**document_from_state(state, rules), "orders": {}})
     return docs
 
