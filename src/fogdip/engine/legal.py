@@ -137,6 +137,7 @@ class MovementOptions:
                 convoyed = mover.kind == "A" and target not in overland
                 self.into.setdefault(target, []).append((origin, move.target, convoyed))
         self._routes_without: dict[tuple[str, str, str], bool] = {}
+        self.refs: dict[str, UnitRef] = {p: UnitRef(u.kind, u.location) for p, u in state.units.items()}
 
     def for_power(self, power: str) -> dict[str, list[Order]]:
         return {p: self._orders(u) for p, u in self.state.units.items() if u.power == power}
@@ -153,7 +154,22 @@ class MovementOptions:
         return moves
 
     def _orders(self, unit: Unit) -> list[Order]:
-        return [self._build(unit, spec) for spec in self.choices(unit)]
+        refs = self.refs
+        ref = refs[unit.location.partition("/")[0]]
+        orders: list[Order] = []
+        for spec in self.choices(unit):
+            if isinstance(spec, Move):
+                orders.append(spec)
+            elif spec[0] == "S":
+                if len(spec) == 2:
+                    orders.append(SupportHold(ref, refs[spec[1]]))
+                else:
+                    orders.append(SupportMove(ref, refs[spec[1]], spec[2]))
+            elif spec[0] == "H":
+                orders.append(Hold(ref))
+            else:
+                orders.append(Convoy(ref, refs[spec[1]], spec[2]))
+        return orders
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
         """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
@@ -184,15 +200,14 @@ class MovementOptions:
     def _build(self, unit: Unit, spec: tuple[str, ...] | Move) -> Order:
         if isinstance(spec, Move):
             return spec
-        ref = UnitRef(unit.kind, unit.location)
+        ref = self.refs[unit.location.partition("/")[0]]
         if spec[0] == "H":
             return Hold(ref)
         if spec[0] == "C":
-            return Convoy(ref, UnitRef("A", self.state.units[spec[1]].location), spec[2])
-        other = self.state.units[spec[1]]
+            return Convoy(ref, self.refs[spec[1]], spec[2])
         if len(spec) == 2:
-            return SupportHold(ref, UnitRef(other.kind, other.location))
-        return SupportMove(ref, UnitRef(other.kind, other.location), spec[2])
+            return SupportHold(ref, self.refs[spec[1]])
+        return SupportMove(ref, self.refs[spec[1]], spec[2])
 
     def sample(self, unit: Unit, rng: Random) -> Order:
         """One legal order of ``unit``, chosen uniformly, building only that one."""
