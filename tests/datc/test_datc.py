@@ -20,7 +20,6 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 
 DATA = Path(__file__).parent / "data"
-SUCCESS = {"held", "moved", "supported", "convoyed", "retreated", "disbanded", "built", "waived", "removed"}
 
 
 def _load() -> list[tuple[str, dict[str, Any]]]:
@@ -66,7 +65,7 @@ def _find(resolution: Resolution, power: str, text: str) -> OrderResult | str:
 def _verdict(found: OrderResult | str) -> str:
     if isinstance(found, str) or not found.legal:
         return "illegal"
-    return "ok" if found.outcome in SUCCESS else "fails"
+    return "ok" if found.succeeded else "fails"
 
 
 def _position(units: dict[str, Unit]) -> dict[str, list[str]]:

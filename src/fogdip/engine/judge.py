@@ -197,7 +197,3 @@ def solo_winner(state: GameState, rules: Rules) -> str | None:
     leaders = [p for p, n in counts.items() if n >= needed]
     return leaders[0] if len(leaders) == 1 else None
 
-
-def winner_of(state: GameState, rules: Rules | None = None) -> str | None:
-    """The power that has won outright, if the game ended that way."""
-    return solo_winner(state, rules or get_rules()) if state.completed else None

@@ -118,7 +118,7 @@ class MovementOptions:
         if self.convoyers:
             for province, unit in state.units.items():
                 if unit.kind == "A" and self.board.provinces[province].terrain == "coast":
-                    found = self._convoy_routes(province, necessary=rules.illegal_orders_ignored)
+                    found = self._convoy_routes(province, necessary=rules.convoy_fleet_must_be_needed)
                     if found:
                         self.routes[province] = found
         self.moves: dict[str, list[Move]] = {p: self._moves(u) for p, u in state.units.items()}
@@ -154,22 +154,8 @@ class MovementOptions:
         return moves
 
     def _orders(self, unit: Unit) -> list[Order]:
-        refs = self.refs
-        ref = refs[unit.location.partition("/")[0]]
-        orders: list[Order] = []
-        for spec in self.choices(unit):
-            if isinstance(spec, Move):
-                orders.append(spec)
-            elif spec[0] == "S":
-                if len(spec) == 2:
-                    orders.append(SupportHold(ref, refs[spec[1]]))
-                else:
-                    orders.append(SupportMove(ref, refs[spec[1]], spec[2]))
-            elif spec[0] == "H":
-                orders.append(Hold(ref))
-            else:
-                orders.append(Convoy(ref, refs[spec[1]], spec[2]))
-        return orders
+        ref = self.refs[unit.location.partition("/")[0]]
+        return [self.order(ref, spec) for spec in self.choices(unit)]
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
         """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
@@ -197,10 +183,10 @@ class MovementOptions:
                         specs.append(("C", army, target))
         return specs
 
-    def _build(self, unit: Unit, spec: tuple[str, ...] | Move) -> Order:
+    def order(self, ref: UnitRef, spec: tuple[str, ...] | Move) -> Order:
+        """Turn one entry of :meth:`choices` for the unit ``ref`` into an :class:`Order`."""
         if isinstance(spec, Move):
             return spec
-        ref = self.refs[unit.location.partition("/")[0]]
         if spec[0] == "H":
             return Hold(ref)
         if spec[0] == "C":
@@ -211,7 +197,7 @@ class MovementOptions:
 
     def sample(self, unit: Unit, rng: Random) -> Order:
         """One legal order of ``unit``, chosen uniformly, building only that one."""
-        return self._build(unit, rng.choice(self.choices(unit)))
+        return self.order(self.refs[unit.location.partition("/")[0]], rng.choice(self.choices(unit)))
 
     def _route_without(self, origin: str, destination: str, excluded: str) -> bool:
         key = (origin, destination, excluded)

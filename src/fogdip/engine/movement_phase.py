@@ -47,10 +47,6 @@ def resolve_movement(
     for province, unit in state.units.items():
         entry = checked.get(province)
         order: Order = entry.order if entry is not None and entry.legal else Hold(UnitRef(unit.kind, unit.location))
-        if entry is not None and not entry.legal and not rules.illegal_orders_ignored:
-            # Older reading of 4.E.1: an impossible move still counts as the unit's move order
-            # (it refuses hold support) although it cannot succeed.
-            order = entry.order if isinstance(entry.order, Move) else order
         index[province] = len(nodes)
         nodes.append(_node(unit, order))
 
@@ -253,7 +249,7 @@ def _result(
             outcome, words = "disrupted", ["disrupted"]
             reason = f"{unit} was dislodged and its convoy disrupted" if explain else ""
         else:
-            outcome = "convoyed" if node.supported in _arrived(resolver, army) else "convoy-unused"
+            outcome = "convoyed" if resolver.result[army] else "convoy-unused"
             reason = f"{unit} convoyed" if explain else ""
     else:
         outcome = "held"
@@ -264,10 +260,6 @@ def _result(
         if explain:
             reason = (reason + "; " if reason else "") + f"dislodged by {nodes[resolver.at[attacker]].unit} from {attacker}"
     return OrderResult(unit.power, unit, order, text, legal, defaulted, outcome, tuple(words), reason, attacker)
-
-
-def _arrived(resolver: MovementResolver, army: int) -> set[str]:
-    return {resolver.nodes[army].province} if resolver.result[army] else set()
 
 
 def _bounce_reason(resolver: MovementResolver, i: int) -> str:

@@ -125,6 +125,3 @@ class Waive:
 
 
 Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive]
-MOVEMENT_KINDS = frozenset({"hold", "move", "support_hold", "support_move", "convoy"})
-RETREAT_KINDS = frozenset({"retreat", "disband"})
-ADJUSTMENT_KINDS = frozenset({"build", "disband", "waive"})

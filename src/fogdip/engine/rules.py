@@ -26,9 +26,9 @@ class Rules:
     #: 4.A.3: a move to an adjacent province ordered VIA convoy, for which no fleet is ordered to
     #: convoy at all, takes the land route instead (DATC v2). A disrupted convoy never falls back.
     via_convoy_falls_back_to_land: bool = False
-    #: 4.E.1: an illegal order expresses nothing (no convoy intent, no refusal of hold support).
-    #: With False, an illegal order to a unit is still treated as the unit's attempted order.
-    illegal_orders_ignored: bool = True
+    #: 4.E.1 / 6.G.19: a convoy order is legal only if the fleet is needed by some route (a
+    #: route that works without it does not count). With False, being on any route suffices.
+    convoy_fleet_must_be_needed: bool = True
     #: 4.B.4: a coast named in a support order must be reachable and must match the move.
     support_coast_must_match: bool = True
     #: 4.A.5: a unit dislodged by a convoyed army may retreat to the army's starting province.

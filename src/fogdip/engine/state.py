@@ -9,10 +9,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from fogdip.engine.map import Map, UnitKind, standard_map
+from fogdip.engine.map import Map, standard_map
 from fogdip.engine.units import Phase, Unit
 
 
@@ -102,7 +102,3 @@ class GameState:
             self.completed if completed is None else completed,
         )
 
-
-def units_from(entries: Iterable[tuple[str, UnitKind, str]], board: Map) -> dict[str, Unit]:
-    """Index ``(power, kind, location)`` triples by province."""
-    return {board.province_of(loc): Unit(power, kind, loc) for power, kind, loc in entries}

@@ -4,8 +4,9 @@ Legal means possible in this position and phase, not knowing any other order (DA
 An illegal order is kept with its reason and the unit holds (or, in retreats, disbands).
 An order naming a unit the power does not have is *rejected*: it commands nothing.
 
-Checks only ever look at the ordering power's own units and at the position the rules let
-every judge see; reasons about foreign units never say more than the order itself says.
+Legality is judged on the full position, as the DATC defines it, so a reason may reveal what
+stands where ("there is no unit in BUR", "only armies can be convoyed"). Reasons are written
+for the judge; the fog layer must redact them before a power sees them (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -232,7 +233,7 @@ class OrderChecker:
         target = board.province_of(order.target)
         if board.provinces[target].terrain != "coast" or target == origin:
             raise _Illegal(f"an army cannot be convoyed from {origin} to {target}")
-        necessary = self.rules.illegal_orders_ignored
+        necessary = self.rules.convoy_fleet_must_be_needed
         if not fleet_on_route(board, self.convoyers, origin, target, unit.province, necessary=necessary):
             raise _Illegal(f"{unit} is not on any convoy route from {origin} to {target}")
         return Convoy(ref, UnitRef("A", army.location), target)
