@@ -93,7 +93,7 @@ BAD_DOCUMENTS = [
     ("no phase", {"units": {}, "centers": {}}, '"phase"'),
     ("no units", {"phase": "S1901M", "centers": {}}, '"units"'),
     ("no centres", {"phase": "S1901M", "units": {}}, '"centers"'),
-    ("unknown variant", doc(variant="chaos"), "known variants are standard"),
+    ("unknown variant", doc(variant="chaos"), "known variants are deadman, diplomyopia, fog-1898, fog-of-war, sighting, standard"),
     ("variant not a string", doc(variant=["standard"]), '"variant" must be a string'),
     ("unknown edition", doc(rules="1971"), "use one of 2000, 2023"),
     ("edition as a number", doc(rules=2023), '"rules" must be an edition name'),

@@ -44,9 +44,11 @@ from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.rules import EDITIONS, Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, PhaseError, Unit
+from fogdip.fog import get_fog_rules
 
 __all__ = [
     "VARIANTS",
+    "variant_name",
     "adjudicate_document",
     "document_from_state",
     "result_document",
@@ -56,7 +58,11 @@ __all__ = [
 ]
 
 #: Variant name to the map it is played on.
-VARIANTS: dict[str, str] = {"standard": "standard"}
+#: Preset name to the map it is played on.
+VARIANTS: dict[str, str] = {
+    "standard": "standard", "fog-of-war": "standard", "sighting": "standard", "deadman": "standard",
+    "diplomyopia": "standard", "fog-1898": "standard",
+}
 COMPLETED = "COMPLETED"
 
 _UNIT = re.compile(r"^(\*?)\s*([AF])\s+(\S.*?)\s*$")
@@ -511,5 +517,19 @@ def adjudicate_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Read a phase document, adjudicate its orders and return :func:`result_document`.
     Feed ``result["state"]`` back, with new orders, to play on."""
     state, rules, orders = state_from_document(doc)
+    variant = variant_name(doc)
     resolution = adjudicate(state, orders, rules)
-    return result_document(resolution, rules)
+    result = result_document(resolution, rules)
+    result["state"]["variant"] = variant
+    fog = get_fog_rules(variant)
+    result["reports"] = {power: fog.observe(resolution, power).as_json() for power in state.powers}
+    return result
+
+
+def variant_name(doc: Mapping[str, Any]) -> str:
+    """The preset a phase document names, normalised (``"standard"`` when it names none)."""
+    variant = doc.get("variant")
+    if variant is None:
+        return "standard"
+    _board(variant)
+    return str(variant).strip().lower()

@@ -1,0 +1,196 @@
+"""What one power knows after one phase: an :class:`Observation`, immutable and typed.
+
+An observation is computed by a fog rule set (:mod:`fogdip.fog.rules`) from the engine's
+resolution record and nothing else. Everything in it is something the power is entitled to
+know; anything it is not is either absent or written ``???``.
+
+>>> unit = SeenUnit("BUR", "FRANCE", "A")
+>>> str(unit), str(SeenUnit("NTH", None, None))
+('A BUR', '? NTH')
+>>> SeenOrder("FRANCE", "A ??? - BUR", ()).mark
+'(ok)'
+>>> SeenOrder(None, "A MAR S ???", None).mark
+''
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias, Union
+
+#: Written wherever a power cannot know a part of what it observes.
+UNKNOWN = "???"
+
+Kind: TypeAlias = Literal["A", "F"]
+NoticeValue: TypeAlias = Union[str, int, bool, None, tuple["NoticeValue", ...]]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SeenUnit:
+    """A unit as a power sees it: where it stands and whatever its rules reveal about it.
+
+    ``owner`` and ``kind`` are ``None`` where they are hidden. ``location`` carries the coast
+    when the unit's type is known (``"F STP/NC"``); otherwise it is the province.
+    ``dislodged`` marks a unit awaiting its retreat in the province it was driven from.
+    """
+
+    location: str
+    owner: str | None
+    kind: Kind | None
+    dislodged: bool = False
+
+    @property
+    def province(self) -> str:
+        return self.location.partition("/")[0]
+
+    def __str__(self) -> str:
+        return f"{'*' if self.dislodged else ''}{self.kind or '?'} {self.location}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SeenOrder:
+    """An order a power learns of, in standard notation with ``???`` for unknown parts.
+
+    ``result`` holds the MILA result words (empty: it succeeded) where the power learns the
+    outcome, ``("fails",)`` where it learns only that the order failed, and ``None`` where it
+    learns nothing of the outcome. ``power`` is ``None`` when the owner is hidden.
+    """
+
+    power: str | None
+    text: str
+    result: tuple[str, ...] | None
+
+    @property
+    def mark(self) -> str:
+        """``(ok)``, ``(fails)`` or nothing, as in the seeds' reports."""
+        if self.result is None:
+            return ""
+        return "(ok)" if not self.result else "(fails)"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something a power is told that is not a unit or an order: being spied on, a peek's
+    answer, a garrison's report, an announcement, the loss of a centre, a dislodgement.
+
+    ``data`` is a tuple of ``(key, value)`` pairs so the notice stays hashable; build one with
+    :meth:`make`.
+
+    >>> Notice.make("dislodged", "Your A BUR was dislodged", unit="A BUR").as_json()
+    {'kind': 'dislodged', 'text': 'Your A BUR was dislodged', 'unit': 'A BUR'}
+    """
+
+    kind: str
+    text: str
+    data: tuple[tuple[str, NoticeValue], ...] = ()
+
+    @classmethod
+    def make(cls, kind: str, text: str, **data: object) -> Notice:
+        return cls(kind, text, tuple((key, _frozen(value)) for key, value in data.items()))
+
+    def get(self, key: str) -> NoticeValue:
+        for name, value in self.data:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "text": self.text}
+        for key, value in self.data:
+            out[key] = _thawed(value)
+        return out
+
+
+def _frozen(value: object) -> NoticeValue:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return tuple(_frozen(item) for item in items)
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    raise TypeError(f"notice values must be str, int, bool, None or sequences, not {type(value).__name__}")
+
+
+def _thawed(value: NoticeValue) -> object:
+    if isinstance(value, tuple):
+        return [_thawed(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One power's view after one phase (or at the start of the game).
+
+    ``phase`` is the phase just adjudicated (for the opening observation, the first phase);
+    ``next_phase`` is the phase now to be played, or ``"COMPLETED"``.
+    """
+
+    variant: str
+    power: str
+    phase: str
+    next_phase: str
+    visible: frozenset[str]
+    units: tuple[SeenUnit, ...]
+    orders: tuple[SeenOrder, ...]
+    centers: tuple[tuple[str, str], ...]
+    notices: tuple[Notice, ...] = ()
+    opening: bool = field(default=False)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        variant: str,
+        power: str,
+        phase: str,
+        next_phase: str,
+        visible: Iterable[str],
+        units: Iterable[SeenUnit],
+        orders: Iterable[SeenOrder],
+        centers: Mapping[str, str],
+        notices: Iterable[Notice] = (),
+        opening: bool = False,
+    ) -> Observation:
+        """Make an observation in canonical order, so equal knowledge gives equal objects
+        whatever order the rule set found things in."""
+        return cls(
+            variant, power, phase, next_phase, frozenset(visible),
+            tuple(sorted(set(units))), tuple(sorted(set(orders), key=lambda order: _order_key(order, power))),
+            tuple(sorted(centers.items())), tuple(sorted(set(notices), key=_notice_key)), opening,
+        )
+
+    @property
+    def center_owners(self) -> dict[str, str]:
+        return dict(self.centers)
+
+    def unit_at(self, province: str) -> SeenUnit | None:
+        for unit in self.units:
+            if unit.province == province and not unit.dislodged:
+                return unit
+        return None
+
+    def notices_of(self, kind: str) -> list[Notice]:
+        return [notice for notice in self.notices if notice.kind == kind]
+
+    def order_texts(self) -> list[str]:
+        return [order.text for order in self.orders]
+
+    def as_json(self) -> dict[str, object]:
+        from fogdip.fog.report import observation_json
+
+        return observation_json(self)
+
+    def text(self) -> str:
+        from fogdip.fog.report import observation_text
+
+        return observation_text(self)
+
+
+def _order_key(order: SeenOrder, viewer: str) -> tuple[int, str, str]:
+    """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
+    rank = 0 if order.power == viewer else 1 if order.power is not None else 2
+    return (rank, order.power or "", order.text)
+
+
+def _notice_key(notice: Notice) -> tuple[str, str, str]:
+    return (notice.kind, notice.text, repr(notice.data))

@@ -1,0 +1,216 @@
+"""The fog rule-set framework: a :class:`FogRules` subclass per variant overrides a few hooks.
+
+A rule set answers, for one power and one adjudicated phase: which provinces it sees at the
+end of the phase, which units it sees there and how much of each, which orders it learns and
+how much of each, which centre owners it knows, and what it is told besides. It reads the
+engine's :class:`~fogdip.engine.outcomes.Resolution` and nothing else, plus the
+:class:`Events` a variant's extra orders produced (espionage, peeks, announcements).
+
+>>> from fogdip.engine import GameState, adjudicate
+>>> from fogdip.fog import get_fog_rules
+>>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"]})
+>>> seen = get_fog_rules("standard").observe(record, "GERMANY")
+>>> [o.text + " " + o.mark for o in seen.orders if o.power == "FRANCE" and "BUR" in o.text]
+['A PAR - BUR (ok)']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from fogdip.engine.outcomes import Resolution
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
+from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
+from fogdip.fog.sight import all_units, full_text, own_units, seen_unit
+
+
+@dataclass(frozen=True)
+class Events:
+    """What a variant's own orders and schedule add to each power's observation.
+
+    Keys are power names. ``orders`` replace or add the power's own order lines (keyed by the
+    unit's province, or by a name such as ``"PAS"`` for orders that command no unit);
+    ``units`` are extra sightings (espionage); ``notices`` are appended.
+    """
+
+    orders: Mapping[str, Mapping[str, SeenOrder]] = field(default_factory=dict)
+    units: Mapping[str, tuple[SeenUnit, ...]] = field(default_factory=dict)
+    notices: Mapping[str, tuple[Notice, ...]] = field(default_factory=dict)
+
+
+NO_EVENTS = Events()
+
+
+@dataclass(frozen=True)
+class FogOptions:
+    """Options every rule set understands. Subclasses add their own fields."""
+
+
+class FogRules:
+    """Base rule set: a power sees only its own units, orders and centres.
+
+    Subclasses set the class attributes and override the hooks
+    :meth:`visible_provinces`, :meth:`units_seen`, :meth:`orders_seen`,
+    :meth:`centers_known` and :meth:`notices`.
+    """
+
+    #: Preset name, as in a phase document's ``"variant"``.
+    name: ClassVar[str] = ""
+    #: The seed rule text this rule set implements (``"000"`` ... ``"004"``), if any.
+    seed: ClassVar[str | None] = None
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    Options: ClassVar[type[FogOptions]] = FogOptions
+
+    def __init__(self, options: FogOptions | None = None, **overrides: Any) -> None:
+        base = options if options is not None else self.Options()
+        if overrides:
+            known = {f.name for f in dataclasses.fields(base)}
+            unknown = sorted(set(overrides) - known)
+            if unknown:
+                raise ValueError(
+                    f"unknown option {', '.join(unknown)} for fog rules {self.name!r}; "
+                    f"known options: {', '.join(sorted(known)) or 'none'}"
+                )
+            base = dataclasses.replace(base, **overrides)
+        self.options = base
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+    # --- the two entry points --------------------------------------------------------------
+
+    def initial(self, state: GameState, power: str) -> Observation:
+        """What ``power`` sees before the first phase is played."""
+        visible = self.visible_provinces(state, power)
+        return Observation.build(
+            variant=self.name, power=power, phase=str(state.phase), next_phase=str(state.phase),
+            visible=visible, units=self.units_seen(state, power, visible), orders=(),
+            centers=self.centers_known(state, power, visible), notices=(), opening=True,
+        )
+
+    def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
+        """What ``power`` sees and learns from one adjudicated phase."""
+        after = resolution.after
+        visible = self.visible_provinces(after, power)
+        units = list(self.units_seen(after, power, visible))
+        units.extend(events.units.get(power, ()))
+        orders = {self._order_key(o): o for o in self.orders_seen(resolution, power)}
+        for key, order in events.orders.get(power, {}).items():
+            orders[("own", key)] = order
+        notices = list(self.notices(resolution, power))
+        notices.extend(events.notices.get(power, ()))
+        return Observation.build(
+            variant=self.name, power=power, phase=resolution.phase, next_phase=_next_phase(after),
+            visible=visible, units=_merge_units(units), orders=orders.values(),
+            centers=self.centers_known(after, power, visible), notices=notices,
+        )
+
+    def observe_all(self, resolution: Resolution, events: Events = NO_EVENTS) -> dict[str, Observation]:
+        return {power: self.observe(resolution, power, events) for power in resolution.before.powers}
+
+    def _order_key(self, order: SeenOrder) -> tuple[str, str]:
+        return ("seen", f"{order.power}|{order.text}")
+
+    # --- hooks ------------------------------------------------------------------------------
+
+    def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
+        """Provinces the power sees at the end of a phase. Default: where its units stand."""
+        return frozenset(unit.province for unit in own_units(state, power))
+
+    def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
+        """Units seen at the end of a phase. Default: the power's own, and every unit in a
+        visible province, with owner and type."""
+        return [
+            seen_unit(unit, dislodged)
+            for unit, dislodged in all_units(state)
+            if unit.power == power or unit.province in visible
+        ]
+
+    def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
+        """Orders the power learns. Default: its own, with their full results."""
+        return own_orders(resolution, power)
+
+    def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
+        """Centre owners the power knows. Default: its own centres."""
+        return {center: owner for center, owner in state.centers.items() if owner == power}
+
+    def notices(self, resolution: Resolution, power: str) -> list[Notice]:
+        """What the power is told besides. Default: its rejected orders, its dislodged units,
+        and the centres it gained and lost."""
+        return own_notices(resolution, power, attack_origin=False)
+
+
+def own_orders(resolution: Resolution, power: str) -> list[SeenOrder]:
+    """The power's own orders in canonical notation, each with its full result."""
+    return [
+        SeenOrder(power, full_text(result), result.results)
+        for result in resolution.orders
+        if result.power == power
+    ]
+
+
+def own_notices(resolution: Resolution, power: str, *, attack_origin: bool) -> list[Notice]:
+    """Notices every power gets about its own affairs.
+
+    ``attack_origin`` says whether a dislodgement notice names the province the attack came
+    from (the rule sets differ on this)."""
+    out: list[Notice] = []
+    for rejected in resolution.rejected:
+        if rejected.power == power:
+            out.append(Notice.make(
+                "rejected", f"Order {rejected.text!r} was not accepted: {rejected.reason}",
+                order=rejected.text, reason=rejected.reason,
+            ))
+    for province, origin in resolution.dislodged.items():
+        unit = _dislodged_unit(resolution, province)
+        if unit is None or unit.power != power:
+            continue
+        if attack_origin:
+            out.append(Notice.make(
+                "dislodged", f"Your {unit} was dislodged by an attack from {origin}",
+                unit=str(unit), province=province, attacked_from=origin,
+            ))
+        else:
+            out.append(Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province))
+    before, after = resolution.before.centers, resolution.after.centers
+    for center in sorted(set(before) | set(after)):
+        was, now = before.get(center), after.get(center)
+        if was == now:
+            continue
+        if now == power:
+            out.append(Notice.make("center-gained", f"You gained {center}", center=center))
+        elif was == power:
+            out.append(Notice.make("center-lost", f"You lost {center}", center=center))
+    return out
+
+
+def _dislodged_unit(resolution: Resolution, province: str) -> Unit | None:
+    dislodged = resolution.after.dislodged.get(province)
+    if dislodged is not None:
+        return dislodged.unit
+    return resolution.before.units.get(province)
+
+
+def _merge_units(units: list[SeenUnit]) -> list[SeenUnit]:
+    """Sightings of the same unit from two sources (sight and espionage, say) become one
+    that reveals whatever either revealed."""
+    merged: dict[tuple[str, bool], SeenUnit] = {}
+    for unit in units:
+        key = (unit.province, unit.dislodged)
+        current = merged.get(key)
+        if current is None:
+            merged[key] = unit
+            continue
+        kind = current.kind or unit.kind
+        location = current.location if current.kind else unit.location
+        merged[key] = SeenUnit(location, current.owner or unit.owner, kind, unit.dislodged)
+    return list(merged.values())
+
+
+def _next_phase(state: GameState) -> str:
+    return "COMPLETED" if state.completed else str(state.phase)
