@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fogdip.documents import (
-    adjudicate_document,
     document_from_state,
     result_document,
     rules_from_spec,
@@ -20,6 +19,7 @@ from fogdip.documents import (
     state_from_document,
 )
 from fogdip.engine.errors import InvalidPosition
+from fogdip.play import adjudicate_document
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import standard_map
 from fogdip.engine.rules import get_rules

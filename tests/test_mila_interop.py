@@ -246,7 +246,7 @@ def test_random_orders_are_all_legal(edition: str) -> None:
     """Random games order only from ``legal_orders``: the judge must accept every one."""
     pytest.importorskip("fogdip.engine.legal")
     from fogdip.cli.main import play_random_game
-    from fogdip.documents import adjudicate_document
+    from fogdip.play import adjudicate_document
 
     for seed in (3, 4):
         for doc in play_random_game(seed, 40, get_rules(edition))[:-1]:

@@ -17,12 +17,12 @@ Unknown keys are ignored; everything else is checked, and a bad document raises
 
 Everything here is a pure function: no files, no printing.
 
->>> doc = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
-...        "centers": {"FRANCE": ["PAR"], "GERMANY": ["MUN"]},
-...        "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}}
->>> result = adjudicate_document(doc)
->>> result["results"], result["state"]["phase"]
-({'A PAR': ['bounce'], 'A MUN': ['bounce']}, 'F1901M')
+Adjudicating a document, under its variant's schedule and fog, is :mod:`fogdip.play`'s job.
+
+>>> state, rules, orders = state_from_document({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]},
+...     "centers": {"FRANCE": ["PAR"]}, "orders": {"FRANCE": ["A PAR - BUR"]}})
+>>> state.unit_at("PAR"), orders
+(Unit('FRANCE', 'A', 'PAR'), {'FRANCE': ['A PAR - BUR']})
 >>> state_from_document({"phase": "W1901M", "units": {}, "centers": {}})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -38,18 +38,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fogdip.engine.errors import FogdipError, InvalidPosition
-from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import Map, MapError, UnitKind, get_map
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.rules import EDITIONS, Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, PhaseError, Unit
-from fogdip.fog import get_fog_rules
 
 __all__ = [
     "VARIANTS",
     "variant_name",
-    "adjudicate_document",
     "document_from_state",
     "result_document",
     "rules_from_spec",
@@ -511,25 +508,3 @@ def _reason(result: OrderResult) -> str:
         return result.reason
     unit = str(result.unit) if result.unit is not None else result.text
     return f"{unit}: {result.outcome}"
-
-
-def adjudicate_document(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Read a phase document, adjudicate its orders and return :func:`result_document`.
-    Feed ``result["state"]`` back, with new orders, to play on."""
-    state, rules, orders = state_from_document(doc)
-    variant = variant_name(doc)
-    resolution = adjudicate(state, orders, rules)
-    result = result_document(resolution, rules)
-    result["state"]["variant"] = variant
-    fog = get_fog_rules(variant)
-    result["reports"] = {power: fog.observe(resolution, power).as_json() for power in state.powers}
-    return result
-
-
-def variant_name(doc: Mapping[str, Any]) -> str:
-    """The preset a phase document names, normalised (``"standard"`` when it names none)."""
-    variant = doc.get("variant")
-    if variant is None:
-        return "standard"
-    _board(variant)
-    return str(variant).strip().lower()

@@ -25,13 +25,13 @@ from rich.table import Table
 
 from fogdip.documents import (
     COMPLETED,
-    adjudicate_document,
     document_from_state,
     result_document,
     rules_from_spec,
     state_from_document,
 )
 from fogdip.engine.errors import FogdipError
+from fogdip.play import adjudicate_document
 from fogdip.engine.judge import adjudicate as judge_phase
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
@@ -403,3 +403,30 @@ def _version() -> str:
 def version() -> None:
     """Print fogdip's version."""
     Console(highlight=False).print(f"fogdip {_version()}")
+
+
+# --- game master and variants ------------------------------------------------------------------
+
+from fogdip.cli.gm import gm_app  # noqa: E402 - gm uses the helpers above
+
+app.add_typer(gm_app, name="gm")
+
+
+@app.command()
+def variants() -> None:
+    """List the variant presets and every option, with one-line explanations."""
+    from fogdip.variants import PRESET_SUMMARIES, option_help
+
+    console = Console(highlight=False)
+    presets = Table(title="Presets (fogdip gm new --variant NAME; \"variant\" in a phase document)", title_justify="left")
+    presets.add_column("Preset")
+    presets.add_column("What it is", overflow="fold")
+    for name, summary in PRESET_SUMMARIES.items():
+        presets.add_row(name, escape(summary))
+    console.print(presets)
+    options = Table(title="Options (--option KEY=VALUE; \"options\" in a phase document)", title_justify="left")
+    options.add_column("Option")
+    options.add_column("What it does", overflow="fold")
+    for name, text in option_help().items():
+        options.add_row(name, escape(text))
+    console.print(options)

@@ -51,6 +51,7 @@ def observation_json(seen: Observation) -> dict[str, object]:
         ],
         "centers": dict(sorted(centers.items())),
         "notices": [notice.as_json() for notice in seen.notices],
+        "opening": seen.opening,
         "text": observation_text(seen),
     }
 
@@ -90,10 +91,13 @@ def _order_line(order: SeenOrder, viewer: str) -> str:
 
 
 def _phase_title(seen: Observation) -> str:
+    name = seen.phase
+    if len(name) > 2 and name[0] == "S" and name[-1] == "S" and name[1:-1].isdigit():
+        return f"setup before Spring {name[1:-1]} ({name})"
     try:
-        phase = Phase.parse(seen.phase)
+        phase = Phase.parse(name)
     except PhaseError:
-        return seen.phase
+        return name
     if seen.opening:
         return f"before {phase.long_name} ({seen.phase})"
     return f"{phase.long_name} ({seen.phase})"

@@ -1,0 +1,146 @@
+"""``fogdip gm``: running a postal or e-mail game from a game file.
+
+    fogdip gm new --variant deadman game.json
+    fogdip gm orders game.json FRANCE orders.txt
+    fogdip gm status game.json
+    fogdip gm adjudicate game.json --reports reports/
+    fogdip gm show game.json --as ENGLAND
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from fogdip.cli.main import EXIT_BAD_INPUT, _die, _errors, _read
+from fogdip.server.gamefile import GameFile
+from fogdip.variants import PRESETS
+
+gm_app = typer.Typer(
+    name="gm",
+    help="Run a game from a game file, as a game master: new, orders, status, adjudicate, show.",
+    no_args_is_help=True,
+)
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        _die(f"option {text!r} must be written KEY=VALUE, e.g. --option end_year=1910")
+    value: Any
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+@gm_app.command()
+def new(
+    game: Annotated[Path, typer.Argument(help="Game file to create.")],
+    variant: Annotated[str, typer.Option("--variant", "-v", help=f"Preset: {', '.join(sorted(PRESETS))}.")] = "standard",
+    option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="Override an option: KEY=VALUE (see 'fogdip variants').")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing game file.")] = False,
+) -> None:
+    """Start a new game and write its game file."""
+    with _errors():
+        if game.exists() and not force:
+            _die(f"{game} already exists; choose another name or pass --force to overwrite it")
+        overrides = dict(_parse_option(o) for o in option or [])
+        started = GameFile.new(variant.strip().lower(), **overrides)
+        started.save(game)
+        Console(highlight=False).print(f"New {variant} game in {game}; the first turn is {started.turn}.")
+
+
+@gm_app.command()
+def orders(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    power: Annotated[str, typer.Argument(help="The power filing, e.g. FRANCE.")],
+    orders_file: Annotated[str, typer.Argument(metavar="ORDERS", help="Text file of orders, one per line ('-' for stdin); '#' starts a comment.")],
+    partial: Annotated[bool, typer.Option(help="File the accepted lines even if some are not.")] = False,
+) -> None:
+    """File a power's orders for the next turn, replacing those it filed before."""
+    with _errors():
+        record = GameFile.load(game)
+        who = record.power_named(power)
+        lines = [line.split("#", 1)[0].strip() for line in _read(orders_file).splitlines()]
+        lines = [line for line in lines if line]
+        checks = record.file_orders(who, lines, partial=partial)
+        console = Console(highlight=False, stderr=True)
+        bad = [c for c in checks if not c.ok]
+        for check in bad:
+            console.print(f"line {check.number}: {escape(check.text)}: {escape(str(check.error))}")
+        if bad and not partial:
+            _die(f"{len(bad)} of {len(checks)} line(s) rejected; nothing was filed for {who}. Fix them, or pass --partial", EXIT_BAD_INPUT)
+        record.save(game)
+        Console(highlight=False).print(f"Filed {len(checks) - len(bad)} line(s) for {who} for {record.turn}.")
+
+
+@gm_app.command()
+def status(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
+    """Show the next turn and who has filed orders for it (game master's view)."""
+    with _errors():
+        record = GameFile.load(game)
+        table = Table(title=f"{game}: next turn {record.turn}", title_justify="left")
+        table.add_column("Power")
+        table.add_column("Orders")
+        for power, state in record.status().items():
+            table.add_row(power, state)
+        Console(highlight=False).print(table)
+
+
+@gm_app.command()
+def adjudicate(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    reports: Annotated[Optional[Path], typer.Option("--reports", help="Directory to write each power's text report and JSON observation into.")] = None,
+) -> None:
+    """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
+    their defaults), save the game, and write each power's report."""
+    with _errors():
+        record = GameFile.load(game)
+        played = record.adjudicate()
+        if reports is not None:
+            folder = reports / played.turn
+            folder.mkdir(parents=True, exist_ok=True)
+            for power, seen in played.observations.items():
+                (folder / f"{power}.txt").write_text(seen.text() + "\n", encoding="utf-8")
+                (folder / f"{power}.json").write_text(json.dumps(seen.as_json(), indent=1) + "\n", encoding="utf-8")
+        record.save(game)
+        where = f"; reports in {reports / played.turn}" if reports is not None else ""
+        Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
+
+
+@gm_app.command()
+def show(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    as_power: Annotated[str, typer.Option("--as", help="Show the game as this power sees it.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the reports and the power's accumulated knowledge.")] = False,
+) -> None:
+    """Show the game as one power sees it: every report it received and what it knows now."""
+    with _errors():
+        record = GameFile.load(game)
+        power = record.power_named(as_power)
+        reports = record.reports_of(power)
+        knowledge = record.knowledge_of(power)
+        if as_json:
+            payload = {"power": power, "next_turn": record.turn, "filed": record.filed.get(power, []),
+                       "reports": reports, "knowledge": knowledge.as_json()}
+            print(json.dumps(payload, indent=1))
+            return
+        console = Console(highlight=False)
+        for report in reports:
+            console.print(escape(report["text"]))
+            console.print()
+        ghosts = [g for g in knowledge.ghosts() if not g.current]
+        if ghosts:
+            console.print("Last seen elsewhere:")
+            for ghost in ghosts:
+                console.print(f"  {escape(ghost.owner or 'unknown')}: {escape(str(ghost.unit))} (seen {ghost.phase})")
+        filed = record.filed.get(power)
+        console.print(f"Next turn: {record.turn}; orders filed: {len(filed) if filed else 'none'}")

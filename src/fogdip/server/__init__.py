@@ -1,0 +1,1 @@
+"""Keeping games: game files for game masters (and, later, the database and the HTTP API)."""

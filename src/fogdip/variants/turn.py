@@ -1,0 +1,263 @@
+"""Playing a variant one turn at a time: the schedule, the extra orders, the fog.
+
+A **turn** is what the players file orders for at once. Usually it is one engine phase; a
+variant may combine phases (seed 001 plays Fall, its retreats and Winter as one turn, seed 002
+plays Winter and the next Spring as one), hold phases the engine would skip (so their presence
+leaks nothing), let centres change hands in Spring, or open with a setup phase.
+
+>>> variant = Variant.named("fog-of-war")
+>>> position = variant.start()
+>>> played = variant.play(position, {"GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"]})
+>>> played.turn, played.position.name
+('S1901M', 'S1901R')
+>>> [o.text for o in played.observations["GERMANY"].orders]
+['A BER - KIE', 'A MUN - RUH', 'F KIE - HOL']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fogdip.engine.errors import FogdipError
+from fogdip.engine.judge import adjudicate, solo_winner, take_centers
+from fogdip.engine.map import Map, get_map
+from fogdip.engine.outcomes import RejectedOrder, Resolution
+from fogdip.engine.rules import Rules, get_rules
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Phase
+from fogdip.fog import FogRules, get_fog_rules
+from fogdip.fog.observation import Notice, Observation, SeenOrder
+from fogdip.fog.rules import NO_EVENTS, Events
+from fogdip.fog.standard import StandardRules
+from fogdip.variants import setup as setups
+from fogdip.variants.announcements import announcements
+from fogdip.variants.conditional import TurnContext, route_lines, select_adjustments, select_retreats
+from fogdip.variants.extra_orders import MovementExtras
+from fogdip.variants.options import VariantOptions, compose
+
+COMPLETED = "COMPLETED"
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands between turns: the engine state, whether the setup phase is still
+    to be played, and the variant's counters (espionage used, and so on)."""
+
+    state: GameState
+    setup_pending: bool = False
+    usage: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The name of the turn to be played next (``S1901S`` for a setup phase)."""
+        if self.setup_pending:
+            return setups.setup_phase_name(self.state.board)
+        return COMPLETED if self.state.completed else str(self.state.phase)
+
+    @property
+    def completed(self) -> bool:
+        return self.state.completed
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """One played turn: the engine records of its phases in order, the orders rejected, what
+    each power observed, and the position to play next."""
+
+    turn: str
+    resolutions: tuple[Resolution, ...]
+    rejected: tuple[RejectedOrder, ...]
+    observations: Mapping[str, Observation]
+    position: Position
+    events: tuple[Events, ...] = ()
+
+
+class Variant:
+    """A playable game type: options, the engine rules they imply, the map and the fog."""
+
+    def __init__(
+        self, options: VariantOptions, fog_options: Mapping[str, Any] | None = None, rules: Rules | None = None
+    ) -> None:
+        self.options = options
+        self.board: Map = get_map(options.map)
+        base = rules if rules is not None else get_rules(options.edition)
+        self.rules: Rules = base.with_options(victory_centers=base.victory_centers or options.victory_centers)
+        self.fog: FogRules = get_fog_rules(options.fog, **dict(fog_options or {}))
+
+    @classmethod
+    def named(cls, preset: str, **overrides: Any) -> Variant:
+        return cls(compose(preset, **overrides))
+
+    @property
+    def name(self) -> str:
+        return self.options.name
+
+    # --- the start ---------------------------------------------------------------------------
+
+    def start(self) -> Position:
+        if self.options.setup == "standard":
+            return Position(GameState.initial(self.board))
+        return Position(setups.setup_start(self.options.setup, self.board), setup_pending=True)
+
+    def opening_observations(self, position: Position) -> dict[str, Observation]:
+        return {power: self.fog.initial(position.state, power) for power in position.state.powers}
+
+    # --- one turn ----------------------------------------------------------------------------
+
+    def turn_kinds(self, position: Position) -> tuple[str, ...]:
+        """The engine phase kinds one turn covers from this position, in order."""
+        phase = position.state.phase
+        if self.options.fall_winter_combined and phase.kind == "M":
+            return ("M", "R", "A") if phase.season == "F" else ("M", "R")
+        if self.options.winter_spring_combined and phase.kind == "A":
+            return ("A", "M")
+        return (phase.kind,)
+
+    def play(self, position: Position, orders: Mapping[str, list[str]]) -> TurnResult:
+        """Adjudicate one turn with each power's order lines (texts)."""
+        if position.completed:
+            raise FogdipError("the game is over; there is no turn to play")
+        orders = {power: list(lines) for power, lines in orders.items()}
+        if position.setup_pending:
+            return self._play_setup(position, orders)
+        kinds = self.turn_kinds(position)
+        routed = {power: route_lines(lines, kinds) if len(kinds) > 1 else {kinds[0]: lines} for power, lines in orders.items()}
+        state, usage = position.state, dict(position.usage)
+        resolutions: list[Resolution] = []
+        events: list[Events] = []
+        rejected: list[RejectedOrder] = []
+        context = TurnContext()
+        for index, kind in enumerate(kinds):
+            if state.completed:
+                break
+            if state.phase.kind != kind:  # pragma: no cover - the schedule keeps combined turns whole
+                raise FogdipError(f"turn schedule error: expected a {kind} phase, found {state.phase}")
+            lines = {power: parts.get(kind, []) for power, parts in routed.items()}
+            filed_ahead = index > 0
+            resolution, event, refused, usage = self._play_phase(state, kind, lines, filed_ahead, context, usage)
+            resolution = self._schedule(resolution, kinds[index + 1] if index + 1 < len(kinds) else None)
+            resolutions.append(resolution)
+            events.append(event)
+            rejected.extend(refused)
+            context = TurnContext(
+                {**context.moves, **resolution.moves},
+                context.dislodged | frozenset(resolution.dislodged),
+            )
+            state = resolution.after
+        position_after = Position(state, False, usage)
+        observations = self._observe(resolutions, events, str(position.state.phase))
+        return TurnResult(str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events))
+
+    def _play_phase(
+        self, state: GameState, kind: str, lines: Mapping[str, list[str]], filed_ahead: bool,
+        context: TurnContext, usage: dict[str, Any],
+    ) -> tuple[Resolution, Events, list[RejectedOrder], dict[str, Any]]:
+        options = self.options
+        if kind == "M":
+            if options.espionage or options.peek or options.disband_in_movement:
+                extras, engine_orders, refused = MovementExtras.collect(state, lines, options, usage)
+                resolution = adjudicate(extras.before_resolution(state), engine_orders, self.rules)
+                resolution, event = extras.after_resolution(resolution)
+                return resolution, event, refused, extras.usage_after(usage, state)
+            return adjudicate(state, lines, self.rules), NO_EVENTS, [], usage
+        if kind == "R":
+            chosen = {p: select_retreats(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
+            return adjudicate(state, chosen, self.rules), NO_EVENTS, [], usage
+        homes = state.homes
+        if options.build_in_any_owned_center:
+            owned: dict[str, list[str]] = {}
+            for center, owner in state.centers.items():
+                owned.setdefault(owner, []).append(center)
+            state = state.with_changes(homes={p: tuple(sorted(owned.get(p, ()))) for p in state.powers})
+        chosen = {p: select_adjustments(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
+        resolution = adjudicate(state, chosen, self.rules)
+        if options.build_in_any_owned_center:
+            resolution = dataclasses.replace(
+                resolution, before=resolution.before.with_changes(homes=homes), after=resolution.after.with_changes(homes=homes),
+            )
+        return resolution, NO_EVENTS, [], usage
+
+    def _schedule(self, resolution: Resolution, next_kind: str | None) -> Resolution:
+        """Apply the variant's schedule to the engine's choice of the next phase."""
+        options, played, after = self.options, resolution.before.phase, resolution.after
+        if after.completed:
+            return resolution
+        retreat = Phase(played.season, played.year, "R")
+        if played.kind == "M" and after.phase != retreat and (options.hold_empty_retreats or next_kind == "R"):
+            # The engine took Fall's centres when it skipped the retreats; they change hands
+            # only once the retreat season we hold is over.
+            after = after.with_changes(phase=retreat, centers=resolution.before.centers)
+        elif played.season == "F" and after.phase == Phase("S", played.year + 1, "M") and self._hold_winter(after, next_kind):
+            after = after.with_changes(phase=Phase("W", played.year, "A"))
+        if options.captures_any_season and played.season == "S" and after.phase.season != "S":
+            after = take_centers(after)
+            if solo_winner(after, self.rules) is not None:
+                return dataclasses.replace(resolution, after=after.with_changes(phase=played, completed=True))
+        if options.end_year is not None and after.phase.year > options.end_year:
+            after = after.with_changes(phase=played, completed=True)
+        return dataclasses.replace(resolution, after=after)
+
+    def _hold_winter(self, state: GameState, next_kind: str | None) -> bool:
+        options = self.options
+        if options.hold_empty_winters or options.winter_spring_combined or next_kind == "A":
+            return True
+        if options.build_in_any_owned_center:
+            return any(
+                state.adjustment(p) > 0 and any(c not in state.units for c in state.centers_of(p)) for p in state.powers
+            )
+        return False
+
+    def _play_setup(self, position: Position, orders: Mapping[str, list[str]]) -> TurnResult:
+        state, setup = position.state, self.options.setup
+        choices = {}
+        rejected: list[RejectedOrder] = []
+        for power in state.powers:
+            lines = orders.get(power)
+            if lines:
+                try:
+                    choices[power] = setups.choose_units(state, power, lines, setup)
+                    continue
+                except FogdipError as exc:
+                    reason = getattr(exc, "reason", str(exc))
+                    rejected.append(RejectedOrder(power, "; ".join(lines), f"{reason}; the default start is used"))
+            choices[power] = setups.default_units(power, setup, state.board)
+        started = setups.apply_setup(state, choices)
+        name = position.name
+        observations = {}
+        for power in state.powers:
+            seen = self.fog.initial(started, power)
+            notices = [
+                Notice.make("rejected", f"Setup {r.text!r} was not accepted: {r.reason}", order=r.text, reason=r.reason)
+                for r in rejected if r.power == power
+            ]
+            observations[power] = Observation.build(
+                variant=self.fog.name, power=power, phase=name, next_phase=str(started.phase),
+                visible=seen.visible, units=seen.units, centers=seen.center_owners, notices=notices,
+                orders=[SeenOrder(power, str(u), ()) for u in choices[power]],
+            )
+        return TurnResult(name, (), tuple(rejected), observations, Position(started, False, position.usage))
+
+    # --- what each power sees ------------------------------------------------------------------
+
+    def _observe(self, resolutions: list[Resolution], events: list[Events], turn: str) -> dict[str, Observation]:
+        powers = resolutions[0].before.powers
+        final = resolutions[-1].after
+        fog: FogRules = StandardRules() if final.completed and self.options.reveal_at_end else self.fog
+        out: dict[str, Observation] = {}
+        for power in powers:
+            parts = [fog.observe(r, power, e) for r, e in zip(resolutions, events)]
+            notices = [n for part in parts for n in part.notices]
+            notices.extend(self._announcements(resolutions, power))
+            last = parts[-1]
+            out[power] = Observation.build(
+                variant=self.fog.name, power=power, phase=turn, next_phase=last.next_phase,
+                visible=last.visible, units=last.units, orders=[o for part in parts for o in part.orders],
+                centers=last.center_owners, notices=notices,
+            )
+        return out
+
+    def _announcements(self, resolutions: list[Resolution], power: str) -> list[Notice]:
+        return announcements(self.options, resolutions, power)
