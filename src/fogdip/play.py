@@ -54,7 +54,9 @@ def options_of_document(doc: Mapping[str, Any]) -> VariantOptions:
     key = name.strip().lower()
     if key not in PRESETS:
         raise _fail(f"unknown variant {name!r}: known variants are {', '.join(sorted(PRESETS))}")
-    overrides = doc.get("options") or {}
+    overrides = doc.get("options")
+    if overrides is None:
+        overrides = {}
     if not isinstance(overrides, Mapping):
         raise _fail(f'"options" must be an object such as {{"end_year": 1910}}, not {_type_name(overrides)}')
     fields = {f.name: f for f in dataclasses.fields(VariantOptions)}

@@ -26,8 +26,8 @@ from typing import Any
 from fogdip.engine.errors import FogdipError
 from fogdip.fog.knowledge import Knowledge
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
-from fogdip.play import position_document, position_from_document, turn_document
-from fogdip.variants import Position, TurnResult, Variant, compose
+from fogdip.play import options_of_document, position_document, position_from_document, turn_document
+from fogdip.variants import Position, TurnResult, Variant
 from fogdip.variants.filing import LineCheck, check_lines
 
 FORMAT = "fogdip-game"
@@ -51,7 +51,7 @@ class GameFile:
 
     @classmethod
     def new(cls, preset: str, **options: Any) -> GameFile:
-        variant = Variant(compose(preset, **options))
+        variant = Variant(options_of_document({"variant": preset, "options": options}))
         position = variant.start()
         opening = {p: seen.as_json() for p, seen in variant.opening_observations(position).items()}
         return cls(position_document(position, variant), {}, [], opening)

@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from fogdip.engine.errors import FogdipError
+
 Setup = Literal["standard", "1898", "free"]
 EspionageLimit = Literal["year", "season", "unlimited"]
 DisbandTiming = Literal["before", "after"]
@@ -56,7 +58,7 @@ class VariantOptions:
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise ValueError(f"unknown variant option {', '.join(unknown)}: see 'fogdip variants' for the options")
+            raise FogdipError(f"unknown variant option {', '.join(unknown)}: see 'fogdip variants' for the options")
         return dataclasses.replace(self, **changes)
 
     @property
@@ -111,7 +113,7 @@ def preset(name: str) -> VariantOptions:
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown variant {name!r}: known presets are {', '.join(sorted(PRESETS))}") from None
+        raise FogdipError(f"unknown variant {name!r}: known presets are {', '.join(sorted(PRESETS))}") from None
 
 
 def compose(name: str, **overrides: Any) -> VariantOptions:

@@ -1,0 +1,175 @@
+"""`fogdip gm` and game files: a postal game from start to finish, atomic writes, clear errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fogdip.cli.main import app
+from fogdip.play import adjudicate_document
+from fogdip.server.gamefile import GameFile, GameFileError, observation_from_json
+from fogdip.engine.errors import InvalidPosition
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def test_a_fog_1898_game_through_the_gm_commands(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-1898", game).exit_code == 0
+    assert run("gm", "new", "--variant", "fog-1898", game).exit_code == 2  # no silent overwrite
+    assert run("gm", "orders", game, "england", "-", input="A EDI\n").exit_code == 0
+    status = run("gm", "status", game)
+    assert "ENGLAND" in status.stdout and "filed 1 line" in status.stdout and "not filed" in status.stdout
+    result = run("gm", "adjudicate", game, "--reports", tmp_path / "reports")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "reports" / "S1901S" / "ENGLAND.txt").read_text().startswith("ENGLAND, setup before Spring 1901")
+    json.loads((tmp_path / "reports" / "S1901S" / "FRANCE.json").read_text())
+    orders = "A EDI - YOR\n# a comment line\n\n"
+    assert run("gm", "orders", game, "ENGLAND", "-", input=orders).exit_code == 0
+    assert run("gm", "orders", game, "FRANCE", "-", input="F BRE - ENG\n").exit_code == 0
+    assert run("gm", "adjudicate", game).exit_code == 0
+    shown = run("gm", "show", game, "--as", "ENGLAND")
+    assert shown.exit_code == 0
+    assert "A EDI - YOR (ok)" in shown.stdout
+    assert "F BRE - ENG" not in shown.stdout  # France's order is not England's to know...
+    as_json = json.loads(run("gm", "show", game, "--as", "ENGLAND", "--json").stdout)
+    assert as_json["next_turn"] == "S1901R"
+    assert [r["phase"] for r in as_json["reports"]] == ["S1901M", "S1901S", "S1901M"]
+
+
+def test_orders_with_errors_are_reported_per_line_and_nothing_is_filed(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    run("gm", "new", game)
+    result = run("gm", "orders", game, "FRANCE", "-", input="A PAR - BUR\nA PAR - NTH\nF XYZ H\n")
+    assert result.exit_code == 2
+    assert "line 2: A PAR - NTH: an army cannot move to North Sea, a sea" in result.stderr
+    assert "line 3: F XYZ H: unknown province 'XYZ'" in result.stderr
+    assert "nothing was filed for FRANCE" in result.stderr
+    assert GameFile.load(game).filed == {}
+    result = run("gm", "orders", game, "FRANCE", "-", "--partial", input="A PAR - BUR\nA PAR - NTH\n")
+    assert result.exit_code == 0
+    assert GameFile.load(game).filed == {"FRANCE": ["A PAR - BUR"]}
+
+
+def test_filing_again_replaces_the_earlier_orders(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    run("gm", "new", game)
+    run("gm", "orders", game, "FRANCE", "-", input="A PAR - BUR\n")
+    run("gm", "orders", game, "FRANCE", "-", input="A PAR - PIC\nA MAR H\n")
+    assert GameFile.load(game).filed == {"FRANCE": ["A PAR - PIC", "A MAR H"]}
+
+
+def test_fog_filing_errors_never_mention_foreign_units(tmp_path: Path) -> None:
+    """A support of a unit that is not there is filed in a fog game: rejecting it would tell
+    the player the province is empty."""
+    game = GameFile.new("fog-of-war")
+    checks = game.file_orders("FRANCE", ["A PAR S A RUH - BUR", "A MAR S F GAS"])
+    assert all(check.ok for check in checks)
+    standard = GameFile.new("standard")
+    checks = standard.file_orders("FRANCE", ["A PAR S A RUH - BUR"])
+    assert checks[0].error == "there is no unit in RUH"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["gm", "status", "missing.json"], "no game file at missing.json"),
+    (["gm", "new", "--variant", "chess", "x.json"], "unknown variant 'chess'"),
+    (["gm", "new", "--option", "nonsense=1", "x.json"], "unknown option 'nonsense'"),
+    (["gm", "new", "--option", "end_year=soon", "x.json"], "option 'end_year' must be a year or null"),
+    (["gm", "new", "--option", "end_year", "x.json"], "must be written KEY=VALUE"),
+    (["gm", "orders", "GAME", "PRUSSIA", "-"], "unknown power 'PRUSSIA'"),
+    (["gm", "show", "GAME", "--as", "ITALIA"], "unknown power 'ITALIA'"),
+])
+def test_bad_requests_get_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    game = tmp_path / "game.json"
+    GameFile.new("standard").save(game)
+    os.chdir(tmp_path)
+    result = run(*[str(game) if a == "GAME" else a for a in args], input="A PAR H\n")
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr
+
+
+def test_damaged_game_files_are_refused_clearly(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text("{not json")
+    with pytest.raises(GameFileError, match="is not valid JSON"):
+        GameFile.load(game)
+    game.write_text(json.dumps({"format": "something-else"}))
+    with pytest.raises(GameFileError, match="is not a fogdip game file"):
+        GameFile.load(game)
+
+
+def test_a_crash_while_saving_leaves_the_old_game_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tmp_path / "game.json"
+    original = GameFile.new("deadman")
+    original.save(game)
+    before = game.read_bytes()
+    changed = GameFile.load(game)
+    changed.file_orders("TURKEY", ["F SMY", "F CON", "A ANK"])
+
+    def crash(*_args: object) -> None:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        changed.save(game)
+    assert game.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left behind
+
+
+def test_reports_read_back_from_json_equal_the_originals() -> None:
+    game = GameFile.new("fog-of-war")
+    game.file_orders("GERMANY", ["A MUN - RUH"])
+    played = game.adjudicate()
+    for power, seen in played.observations.items():
+        assert observation_from_json(seen.as_json()) == seen
+
+
+def test_variant_phase_documents_play_on_through_fogdip_adjudicate() -> None:
+    doc = {"variant": "fog-of-war", "options": {"end_year": 1901}, "phase": "S1901M",
+           "units": {"GERMANY": ["A MUN"], "FRANCE": ["A BUR"]}, "centers": {"GERMANY": ["MUN"]},
+           "orders": {"GERMANY": ["A MUN - RUH"]}}
+    result = adjudicate_document(doc)
+    assert result["state"]["phase"] == "S1901R"  # held although nobody was dislodged
+    assert result["state"]["variant"] == "fog-of-war"
+    assert result["state"]["options"] == {"end_year": 1901}
+    assert set(result["reports"]) == {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}
+    german = result["reports"]["GERMANY"]
+    assert {"power", "phase", "visible", "units", "orders", "centers", "notices", "text"} <= set(german)
+    assert german["orders"] == [{"power": "GERMANY", "order": "A MUN - RUH", "result": []}]
+    again = adjudicate_document(dict(result["state"], orders={}))
+    assert again["state"]["phase"] == "F1901M"
+
+
+def test_setup_phase_documents() -> None:
+    doc = {"variant": "fog-1898", "phase": "S1901S", "units": {}, "centers": {"ENGLAND": ["EDI"]},
+           "orders": {"ENGLAND": ["F EDI"]}}
+    result = adjudicate_document(doc)
+    assert result["phase"] == "S1901S"
+    assert result["state"]["phase"] == "S1901M"
+    assert "F EDI" in result["state"]["units"]["ENGLAND"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"options": {"colour": "red"}}, "unknown option 'colour'"),
+    ({"options": {"end_year": "soon"}}, "option 'end_year' must be a year or null"),
+    ({"options": {"espionage": 1}}, "option 'espionage' must be true or false"),
+    ({"options": []}, '"options" must be an object'),
+    ({"phase": "S1901S"}, "has no setup"),
+    ({"usage": 3}, '"usage" must be an object'),
+])
+def test_bad_variant_documents_say_what_is_wrong(change: dict[str, Any], message: str) -> None:
+    doc = {"variant": "fog-of-war", "phase": "S1901M", "units": {}, "centers": {}, **change}
+    with pytest.raises(InvalidPosition, match=message):
+        adjudicate_document(doc)
