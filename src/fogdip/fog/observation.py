@@ -26,7 +26,7 @@ Kind: TypeAlias = Literal["A", "F"]
 NoticeValue: TypeAlias = Union[str, int, bool, None, tuple["NoticeValue", ...]]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class SeenUnit:
     """A unit as a power sees it: where it stands and whatever its rules reveal about it.
 
@@ -48,7 +48,7 @@ class SeenUnit:
         return f"{'*' if self.dislodged else ''}{self.kind or '?'} {self.location}"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class SeenOrder:
     """An order a power learns of, in standard notation with ``???`` for unknown parts.
 
@@ -155,7 +155,7 @@ class Observation:
         whatever order the rule set found things in."""
         return cls(
             variant, power, phase, next_phase, frozenset(visible),
-            tuple(sorted(set(units))), tuple(sorted(set(orders), key=lambda order: _order_key(order, power))),
+            tuple(sorted(set(units), key=_unit_key)), tuple(sorted(orders, key=lambda order: _order_key(order, power))),
             tuple(sorted(centers.items())), tuple(sorted(set(notices), key=_notice_key)), opening,
         )
 
@@ -186,10 +186,14 @@ class Observation:
         return observation_text(self)
 
 
-def _order_key(order: SeenOrder, viewer: str) -> tuple[int, str, str]:
+def _unit_key(unit: SeenUnit) -> tuple[str, bool, str, str]:
+    return (unit.location, unit.dislodged, unit.owner or "", unit.kind or "")
+
+
+def _order_key(order: SeenOrder, viewer: str) -> tuple[int, str, str, bool, tuple[str, ...]]:
     """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
     rank = 0 if order.power == viewer else 1 if order.power is not None else 2
-    return (rank, order.power or "", order.text)
+    return (rank, order.power or "", order.text, order.result is None, order.result or ())
 
 
 def _notice_key(notice: Notice) -> tuple[str, str, str]:

@@ -99,22 +99,19 @@ class FogRules:
         visible = self.visible_provinces(after, power)
         units = list(self.units_seen(after, power, visible))
         units.extend(events.units.get(power, ()))
-        orders = {self._order_key(o): o for o in self.orders_seen(resolution, power)}
-        for key, order in events.orders.get(power, {}).items():
-            orders[("own", key)] = order
+        replaced = events.orders.get(power, {})
+        orders = [o for o in self.orders_seen(resolution, power) if not (o.power == power and _unit_key(o) in replaced)]
+        orders.extend(replaced.values())
         notices = list(self.notices(resolution, power))
         notices.extend(events.notices.get(power, ()))
         return Observation.build(
             variant=self.name, power=power, phase=resolution.phase, next_phase=_next_phase(after),
-            visible=visible, units=_merge_units(units), orders=orders.values(),
+            visible=visible, units=_merge_units(units), orders=orders,
             centers=self.centers_known(after, power, visible), notices=notices,
         )
 
     def observe_all(self, resolution: Resolution, events: Events = NO_EVENTS) -> dict[str, Observation]:
         return {power: self.observe(resolution, power, events) for power in resolution.before.powers}
-
-    def _order_key(self, order: SeenOrder) -> tuple[str, str]:
-        return ("seen", f"{order.power}|{order.text}")
 
     # --- hooks ------------------------------------------------------------------------------
 
@@ -148,7 +145,7 @@ class FogRules:
 def own_orders(resolution: Resolution, power: str) -> list[SeenOrder]:
     """The power's own orders in canonical notation, each with its full result."""
     return [
-        SeenOrder(power, full_text(result), result.results)
+        SeenOrder(power, full_text(result, resolution.before.board), result.results)
         for result in resolution.orders
         if result.power == power
     ]
@@ -187,6 +184,12 @@ def own_notices(resolution: Resolution, power: str, *, attack_origin: bool) -> l
         elif was == power:
             out.append(Notice.make("center-lost", f"You lost {center}", center=center))
     return out
+
+
+def _unit_key(order: SeenOrder) -> str:
+    """The province of the unit an order line commands (``A PAR - BUR``: ``PAR``)."""
+    parts = order.text.split()
+    return parts[1].partition("/")[0] if len(parts) > 1 else order.text
 
 
 def _dislodged_unit(resolution: Resolution, province: str) -> Unit | None:

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import Map
-from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from fogdip.engine.notation import parse_order
+from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from fogdip.engine.outcomes import OrderResult
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -74,19 +76,44 @@ def revealed_result(result: OrderResult, level: ResultLevel) -> tuple[str, ...] 
     return () if result.succeeded else ("fails",)
 
 
-def full_text(result: OrderResult) -> str:
+def full_text(result: OrderResult, board: Map | None = None) -> str:
     """An order in canonical notation, with the unit's real type and coast."""
-    return masked_text(result, lambda _province: True)
+    return masked_text(result, lambda _province: True, board)
 
 
-def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:
+def as_written(result: OrderResult, board: Map | None) -> Order:
+    """The order as its power wrote it, in canonical form.
+
+    The engine completes a legal support or convoy with the real type and coast of the unit it
+    names, which the ordering power may never have seen; what it wrote is what it knows. Two
+    orders to one unit are shown in a fixed order, whatever the order they were given in."""
+    order = result.order
+    if board is None or not result.legal or not isinstance(order, (SupportHold, SupportMove, Convoy)):
+        return order
+    try:
+        written = parse_order(result.text, board)
+    except FogdipError:
+        return order
+    if isinstance(written, SupportHold) and isinstance(order, SupportHold):
+        return SupportHold(order.unit, written.supported)
+    if isinstance(written, SupportMove) and isinstance(order, SupportMove):
+        return SupportMove(order.unit, written.supported, written.target)
+    if isinstance(written, Convoy) and isinstance(order, Convoy):
+        return Convoy(order.unit, written.army, written.target)
+    return order
+
+
+def masked_text(result: OrderResult, known: Callable[[str], bool], board: Map | None = None) -> str:
     """An order with every province the power cannot know written ``???``.
 
     The unit's own type is always shown (it is the unit that is observed). For a support or
     convoy, the supported unit is written ``???`` as a whole when neither its province nor
-    its target is known: ``A SIL S ???``.
+    its target is known: ``A SIL S ???``. Given the ``board``, a support or convoy names the
+    other unit as its power wrote it (:func:`as_written`).
     """
-    order, unit = result.order, result.unit
+    order, unit = as_written(result, board), result.unit
+    if not result.legal and "; " in result.text:
+        return "; ".join(sorted(result.text.split("; ")))
     if isinstance(order, Waive) or unit is None:
         return str(order)
     head = f"{unit.kind} {_place(unit.location, known)}"
@@ -96,6 +123,8 @@ def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:
         via = " VIA" if order.via_convoy and known(unit.province) and known(_province(order.target)) else ""
         return f"{head} - {_place(order.target, known)}{via}"
     if isinstance(order, SupportHold):
+        if not known(order.supported.province):
+            return f"{head} S {UNKNOWN}"  # not "A ???": the type of an unseen unit is hidden too
         return f"{head} S {_ref(order.supported, known)}"
     if isinstance(order, (SupportMove, Convoy)):
         other = order.supported if isinstance(order, SupportMove) else order.army
@@ -112,8 +141,10 @@ def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:
     return f"{head} {order}"  # pragma: no cover - every engine order is handled above
 
 
-def seen_order(result: OrderResult, known: Callable[[str], bool], level: ResultLevel, *, owner: bool = True) -> SeenOrder:
-    return SeenOrder(result.power if owner else None, masked_text(result, known), revealed_result(result, level))
+def seen_order(
+    result: OrderResult, known: Callable[[str], bool], level: ResultLevel, *, owner: bool = True, board: Map | None = None
+) -> SeenOrder:
+    return SeenOrder(result.power if owner else None, masked_text(result, known, board), revealed_result(result, level))
 
 
 def order_provinces(result: OrderResult) -> list[str]:

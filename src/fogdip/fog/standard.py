@@ -24,7 +24,7 @@ class StandardRules(FogRules):
         return frozenset(code for code, province in state.board.provinces.items() if province.passable)
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
-        return [SeenOrder(result.power, full_text(result), result.results) for result in resolution.orders]
+        return [SeenOrder(result.power, full_text(result, resolution.before.board), result.results) for result in resolution.orders]
 
     def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
         return dict(state.centers)
