@@ -218,3 +218,14 @@ def test_a_finished_game_cannot_be_played_on() -> None:
         position = variant.play(position, {}).position
     with pytest.raises(FogdipError, match="the game is over"):
         variant.play(position, {})
+
+
+def test_play_itself_refuses_conditions_on_spaces_the_power_cannot_see() -> None:
+    """Seed 001: "a player can specify only those exact spaces where he could see the foreign
+    unit" — enforced when the turn is played, not only when orders are filed."""
+    variant = Variant.named("sighting")
+    played = variant.play(variant.start(), {"ENGLAND": ["IF A MOS - UKR THEN F LON R WAL", "F LON - ENG"]})
+    assert [r.text for r in played.rejected] == ["IF A MOS - UKR THEN F LON R WAL"]
+    assert "could not see" in played.rejected[0].reason or "see" in played.rejected[0].reason
+    assert any(n.kind == "rejected" for n in played.observations["ENGLAND"].notices)
+    assert not any(n.kind == "rejected" for n in played.observations["RUSSIA"].notices)

@@ -1,10 +1,287 @@
-"""PLACEHOLDER: fog-1898 (seed 004). To be written."""
+"""Fog of War on the 1898 start (Mikko Saari): the ``fog-1898`` preset (seed 004).
+
+"Each player sees only the following parts of the map: own supply centers and each province
+around them; provinces occupied by own units and each province around them at the end of the
+turn." Units in sight are seen with owner and type, and so are the owners of centres in sight.
+
+A foreign order is learnt as far as the power watched it: a move by the province it left
+(seen at the **beginning** of the turn) and the province it ended up in (seen at the **end**);
+anything unseen is written ``???``. Supports and convoys in a province seen at the beginning
+or the end are known, and what they support is known as far as the moving unit is seen.
+A power whose move bounces learns that another unit tried to move there too, and how many
+units defended the province it failed to enter. (The 1898 setup, the gunboat press and the
+Winter centre totals belong to the variants layer, not to these rules.)
+
+The seed's first example: Germany's lone ``A PRU H`` sees Austria's ``A GAL - SIL`` arrive
+from somewhere it cannot see.
+
+>>> from fogdip.documents import state_from_document
+>>> from fogdip.engine import adjudicate
+>>> state, _, _ = state_from_document({"phase": "S1901M", "centers": {},
+...     "units": {"GERMANY": ["A PRU"], "AUSTRIA": ["A GAL"]}})
+>>> record = adjudicate(state, {"GERMANY": ["A PRU H"], "AUSTRIA": ["A GAL - SIL"]})
+>>> seen = Fog1898Rules().observe(record, "GERMANY")
+>>> [f"{order.text} {order.mark}" for order in seen.orders]
+['A PRU H (ok)', 'A ??? - SIL (ok)']
+>>> sorted(seen.visible)
+['BAL', 'BER', 'LVN', 'PRU', 'SIL', 'WAR']
+"""
 
 from __future__ import annotations
 
-from fogdip.fog.rules import FogRules
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
+from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.state import GameState
+from fogdip.fog.observation import UNKNOWN, Notice, SeenOrder
+from fogdip.fog.rules import FogOptions, FogRules, own_notices, own_orders
+from fogdip.fog.sight import masked_text, own_units, province_sight, revealed_result, union
+
+#: How much of an order a power sees: whether its origin and its target are shown.
+View: TypeAlias = tuple[bool, bool]
+
+#: Outcomes of a move that never got under way: an army with no convoy to carry it.
+_STRANDED = ("no-path", "disrupted")
+
+
+@dataclass(frozen=True)
+class Fog1898Options(FogOptions):
+    """Options of the ``fog-1898`` rules (each reading is argued in docs/variants/fog-1898.md).
+
+    ``dislodged_units_see``: a dislodged unit awaiting its retreat still occupies the province
+    it was driven from and sees around it, as the seed's "provinces occupied by own units".
+    ``False`` takes its sight away until it has retreated.
+
+    ``failed_move_target``: a move that fails ends up where it started, so it is seen whenever
+    that province is seen at the beginning or the end of the turn. ``"if-visible"`` shows its
+    target only where the target is seen at the end of the turn, as for a move that arrives;
+    ``"always"`` reads "ends up in a province visible in the end ... the whole order is
+    known" literally and shows the target of every failed move that is seen.
+
+    ``show_holds``: list the hold (or voided order) of a foreign unit seen during the turn.
+    It tells nothing the other rules do not already imply; ``False`` keeps to the seed's list.
+    """
+
+    dislodged_units_see: bool = True
+    failed_move_target: Literal["if-visible", "always"] = "if-visible"
+    show_holds: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """The provinces a power saw at the beginning and at the end of one phase."""
+
+    start: frozenset[str]
+    end: frozenset[str]
+
+    def during(self, province: str) -> bool:
+        """Seen at the beginning or at the end of the turn."""
+        return province in self.start or province in self.end
+
+
+def sight_1898(state: GameState, power: str, *, dislodged_units_see: bool = True) -> frozenset[str]:
+    """Every province the power sees in ``state``: its centres, the provinces its units
+    occupy, and every province next to either, whatever the terrain.
+
+    >>> from fogdip.engine import GameState
+    >>> sorted(sight_1898(GameState.initial().with_changes(centers={"KIE": "GERMANY"}, units={}), "GERMANY"))
+    ['BAL', 'BER', 'DEN', 'HEL', 'HOL', 'KIE', 'MUN', 'RUH']
+    """
+    places = {center for center, owner in state.centers.items() if owner == power}
+    places.update(unit.province for unit in state.units.values() if unit.power == power)
+    if dislodged_units_see:
+        places.update(unit.province for unit in own_units(state, power))
+    return union(province_sight(state.board, place) for place in places)
 
 
 class Fog1898Rules(FogRules):
+    """Sight around own centres and units; foreign orders with ``???`` for what was unseen."""
+
     name = "fog-1898"
     seed = "004"
+    title = "Fog of War on the 1898 start"
+    summary = (
+        "own centres and units see every neighbouring province; foreign moves are known by the "
+        "province left (seen at the beginning) and the province reached (seen at the end)"
+    )
+    Options = Fog1898Options
+    options: Fog1898Options
+
+    # --- hooks ------------------------------------------------------------------------------
+
+    def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
+        return sight_1898(state, power, dislodged_units_see=self.options.dislodged_units_see)
+
+    def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
+        """Its own centres and the owner of every centre in sight. A centre in sight that is
+        missing here is unowned."""
+        return {center: owner for center, owner in state.centers.items() if owner == power or center in visible}
+
+    def watch(self, resolution: Resolution, power: str) -> Watch:
+        return Watch(self.visible_provinces(resolution.before, power), self.visible_provinces(resolution.after, power))
+
+    def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
+        watch = self.watch(resolution, power)
+        seen = own_orders(resolution, power)
+        for result in resolution.orders:
+            if result.power != power:
+                order = self.foreign_order(resolution, result, watch)
+                if order is not None:
+                    seen.append(order)
+        return seen
+
+    def notices(self, resolution: Resolution, power: str) -> list[Notice]:
+        """Its own affairs (a dislodgement does not say where the attack came from: the
+        attacking move shows that if it was seen), and what its failed moves ran into."""
+        return own_notices(resolution, power, attack_origin=False) + clash_notices(resolution, power)
+
+    # --- foreign orders ---------------------------------------------------------------------
+
+    def foreign_order(self, resolution: Resolution, result: OrderResult, watch: Watch) -> SeenOrder | None:
+        """A foreign order as the power learns it, or ``None`` if it learns nothing of it."""
+        unit, order = result.unit, result.order
+        if unit is None:
+            return None  # a waived build happens nowhere
+        if resolution.before.phase.kind == "A" and not result.succeeded:
+            return None  # only builds and removals that happened are there to be seen
+        here = unit.province
+        if not result.legal or isinstance(order, Hold):
+            if not self.options.show_holds or not watch.during(here):
+                return None
+            # A voided order is reported as what the unit did: it held, or (retreating) disbanded.
+            did = "D" if resolution.before.phase.kind == "R" else "H"
+            return SeenOrder(result.power, f"{unit.kind} {unit.location} {did}", None)
+        if isinstance(order, (Move, Retreat)):
+            view = self.move_view(result, watch)
+            if view is None:
+                return None
+            shown = {here: view[0], _province(order.target): view[1]}
+            return SeenOrder(result.power, _masked(resolution, result, shown), revealed_result(result, "success"))
+        if not watch.during(here):
+            return None
+        if isinstance(order, (SupportMove, Convoy)):
+            other = order.supported if isinstance(order, SupportMove) else order.army
+            origin, target = self.named_view(resolution, other.province, _province(order.target), watch)
+            shown = {here: True, other.province: origin, _province(order.target): target}
+            return SeenOrder(result.power, _masked(resolution, result, shown), None)
+        if isinstance(order, SupportHold):
+            origin, _ = self.named_view(resolution, order.supported.province, None, watch)
+            text = _masked(resolution, result, None) if origin else f"{unit.kind} {unit.location} S {UNKNOWN}"
+            return SeenOrder(result.power, text, None)
+        if isinstance(order, (Build, Disband)):
+            return SeenOrder(result.power, _masked(resolution, result, None), None)
+        return None  # pragma: no cover - every order with a unit is handled above
+
+    def move_view(self, result: OrderResult, watch: Watch) -> View | None:
+        """How much of a move or retreat the power sees, or ``None`` if it sees none of it.
+
+        A move that arrives is seen from the province it left if that was in sight at the
+        beginning, and at the province it reached if that is in sight at the end. A move that
+        fails ends up where it started: it is seen (with its origin) if that province was in
+        sight at the beginning or is at the end; its target shows by the option."""
+        assert result.unit is not None and isinstance(result.order, (Move, Retreat))
+        origin, target = result.unit.province, _province(result.order.target)
+        if result.succeeded:
+            if origin in watch.start or target in watch.end:
+                return origin in watch.start, target in watch.end
+            return None
+        if watch.during(origin):
+            return True, self.options.failed_move_target == "always" or target in watch.end
+        return None
+
+    def named_view(self, resolution: Resolution, province: str, target: str | None, watch: Watch) -> View:
+        """How much of the move (``target``) or hold (``None``) that a support or convoy names
+        the power sees: as much as it sees of the unit there doing it.
+
+        When the named unit makes that very move, the support shows what the move shows.
+        Otherwise (a void support or convoy) the named unit's province shows only if the power
+        sees that unit's own order with its origin (or saw the province empty at the
+        beginning), and the target only along with it, where the target is in sight."""
+        named = resolution.result_of(province)
+        if named is None:
+            origin = province in watch.start
+        else:
+            view = self.view_of(named, watch)
+            if view is None:
+                return False, False
+            if target is not None and isinstance(named.order, Move) and named.legal \
+                    and _province(named.order.target) == target:
+                return view
+            origin = view[0]
+        return origin, origin and target is not None and target in watch.end
+
+    def view_of(self, result: OrderResult, watch: Watch) -> View | None:
+        """The view of any order: a move's, or ``(True, False)`` for a unit that stayed put
+        in a province in sight during the turn."""
+        if result.unit is None:
+            return None
+        if result.legal and isinstance(result.order, (Move, Retreat)):
+            return self.move_view(result, watch)
+        return (True, False) if watch.during(result.unit.province) else None
+
+
+def clash_notices(resolution: Resolution, power: str) -> list[Notice]:
+    """What the power learns from its own moves and retreats that bounced.
+
+    "If there is a bounce, both players will know that other unit tried to move to the target
+    province, but won't know from where": told when a unit of another power tried too (not
+    how many, nor from where). "If a province is defended by many units, player trying to
+    enter it unsuccessfully will know how many units defend the province": the unit that
+    stood its ground there and every support to hold it that counted."""
+    out: list[Notice] = []
+    for result in resolution.orders:
+        if result.power != power or result.outcome != "bounced" or not isinstance(result.order, (Move, Retreat)):
+            continue
+        target = _province(result.order.target)
+        if any(other.power != power and _tried(other, target) for other in resolution.orders):
+            out.append(Notice.make("bounce", f"Another unit also tried to move to {target}", target=target))
+        if isinstance(result.order, Move):
+            count = defenders(resolution, target)
+            if count:
+                units = "unit" if count == 1 else "units"
+                out.append(Notice.make("defended", f"{target} was defended by {count} {units}",
+                                       target=target, defenders=count))
+    return out
+
+
+def defenders(resolution: Resolution, province: str) -> int:
+    """How many units defended ``province``: 0 if no unit stayed there through the turn
+    undislodged, else that unit and each support to hold it that was given and not cut (its
+    hold strength). A unit that tried to leave and failed defends alone: a support to hold
+    a unit that is moving is void.
+
+    >>> from fogdip.engine import GameState, adjudicate
+    >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"],
+    ...     "GERMANY": ["A MUN - BUR"], "AUSTRIA": ["A VIE H", "A BUD S A VIE"]})
+    >>> defenders(record, "BUR"), defenders(record, "VIE"), defenders(record, "MUN")
+    (0, 2, 1)
+    """
+    if province not in resolution.before.units or province in resolution.moves or province in resolution.dislodged:
+        return 0
+    holds = 0
+    for supporter, supported in resolution.supports.items():
+        given = resolution.result_of(supporter)
+        if supported == province and given is not None and isinstance(given.order, SupportHold):
+            holds += 1
+    return 1 + holds
+
+
+def _tried(result: OrderResult, target: str) -> bool:
+    """Whether a unit set out for ``target`` (an army with no convoy never left)."""
+    order = result.order
+    return (
+        result.legal and isinstance(order, (Move, Retreat)) and _province(order.target) == target
+        and result.outcome not in _STRANDED
+    )
+
+
+def _masked(resolution: Resolution, result: OrderResult, shown: dict[str, bool] | None) -> str:
+    """The order with ``???`` wherever ``shown`` says no (``None``: nothing hidden); a support
+    or convoy names the other unit as its power wrote it."""
+    return masked_text(result, lambda province: shown is None or shown.get(province, False), resolution.before.board)
+
+
+def _province(location: str) -> str:
+    return location.partition("/")[0]

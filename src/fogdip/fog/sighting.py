@@ -1,10 +1,215 @@
-"""PLACEHOLDER: sighting (seed 001). To be written."""
+"""Fog of War Diplomacy (1976 rules): the ``sighting`` preset (seed 001).
+
+"A player sees a foreign unit only if one of his own units could make a single legal move
+(without convoy) to the foreign unit's exact location. A player always sees his own units,
+too." No order of another power is ever shown; a power knows its own centres and no others.
+
+An army stands on all coasts of its province, so it sights a fleet on any of them, and any
+fleet that can reach any coast of a province sights an army there. Between two fleets the
+coast must match exactly. The seed's fourth example, England's A GAS and France's F SPA/SC:
+
+>>> from fogdip.engine import GameState, Unit
+>>> state = GameState.initial().with_changes(
+...     units={"GAS": Unit("ENGLAND", "A", "GAS"), "SPA": Unit("FRANCE", "F", "SPA/SC")})
+>>> rules = SightingRules()
+>>> [str(u) for u in rules.initial(state, "ENGLAND").units]
+['A GAS', 'F SPA/SC']
+>>> [str(u) for u in rules.initial(state, "FRANCE").units]
+['F SPA/SC']
+
+A fleet in the Barents Sea reaches only the north coast of St Petersburg: it sights an army
+there, but not a fleet on the south coast.
+
+>>> board = state.board
+>>> barents = Unit("ENGLAND", "F", "BAR")
+>>> sights(board, barents, "A", "STP"), sights(board, barents, "F", "STP/SC")
+(True, False)
+"""
 
 from __future__ import annotations
 
-from fogdip.fog.rules import FogRules
+from dataclasses import dataclass
+
+from fogdip.engine.errors import FogdipError
+from fogdip.engine.map import Map, UnitKind
+from fogdip.engine.notation import parse_order
+from fogdip.engine.orders import Convoy, SupportHold, SupportMove, UnitRef
+from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
+from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
+from fogdip.fog.rules import FogOptions, FogRules, own_notices
+from fogdip.fog.sight import full_text, own_units, seen_unit
+
+
+@dataclass(frozen=True)
+class SightingOptions(FogOptions):
+    """Options of the ``sighting`` rules.
+
+    ``dislodged_units_see``: a dislodged unit awaiting its retreat sights from the province it
+    was driven from, as it did before the attack ("for sighting purposes ... it is considered
+    to be visible from the space from which it was dislodged"). ``False`` lets it sight only
+    the attacker standing in its own province.
+    """
+
+    dislodged_units_see: bool = True
+
+
+def sights(board: Map, unit: Unit, kind: UnitKind, location: str) -> bool:
+    """Whether ``unit`` could make a single legal move, without a convoy, to the exact
+    location of a unit of ``kind`` on ``location``.
+
+    An army is at every coast of its province, whichever side the army is on: an army sights
+    a fleet on any coast of a province it can march into, and a fleet sights an army in a
+    province if it can sail to any coast of it. Only fleet against fleet needs the coast.
+
+    >>> from fogdip.engine import standard_map
+    >>> board = standard_map()
+    >>> gascony, paris = Unit("ENGLAND", "F", "GAS"), Unit("FRANCE", "A", "PAR")
+    >>> sights(board, gascony, "A", "PAR"), sights(board, paris, "F", "GAS")
+    (False, True)
+    >>> sights(board, gascony, "A", "SPA"), sights(board, gascony, "F", "SPA/SC")
+    (True, False)
+    """
+    if unit.kind == "A" or kind == "A":
+        return board.province_of(location) in board.reachable_provinces(unit.kind, unit.location)
+    return location in board.fleet_targets(unit.location)
+
+
+def sighting_units(state: GameState, power: str, *, dislodged_units_see: bool = True) -> list[Unit]:
+    """The power's units that sight: those on the board, and (by the option) its dislodged
+    units from the province they were driven from."""
+    units = state.units_of(power)
+    if dislodged_units_see:
+        units.extend(d.unit for d in state.dislodged.values() if d.unit.power == power)
+    return units
+
+
+def foreign_units_sighted(state: GameState, power: str, *, dislodged_units_see: bool = True) -> list[tuple[Unit, bool]]:
+    """Every foreign unit the power sights at the end of a phase, with whether it is dislodged.
+
+    A unit sharing a province with one of the power's own (an attacker and the unit it
+    dislodged) is seen by it. A dislodged unit with no retreat is disbanded automatically, so
+    it is not there to be seen; one that can retreat is seen where it was dislodged from.
+    """
+    board = state.board
+    sighters = sighting_units(state, power, dislodged_units_see=dislodged_units_see)
+    beside = {unit.province for unit in own_units(state, power)}
+    candidates: list[tuple[Unit, bool]] = [(unit, False) for unit in state.units.values()]
+    candidates.extend((d.unit, True) for d in state.dislodged.values() if d.retreats)
+    return [
+        (unit, dislodged)
+        for unit, dislodged in candidates
+        if unit.power != power
+        and (unit.province in beside or any(sights(board, own, unit.kind, unit.location) for own in sighters))
+    ]
 
 
 class SightingRules(FogRules):
+    """Sight by legal single moves, no foreign orders, own centres only.
+
+    >>> from fogdip.engine import GameState, adjudicate
+    >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+    >>> seen = SightingRules().observe(record, "FRANCE")
+    >>> [(o.text, o.mark) for o in seen.orders if "PAR" in o.text]
+    [('A PAR - BUR', '(fails)')]
+    >>> {o.power for o in seen.orders}, [str(u) for u in seen.units if u.owner != "FRANCE"]
+    ({'FRANCE'}, [])
+    >>> [f"{u.owner} {u}" for u in SightingRules().observe(record, "ITALY").units if u.owner != "ITALY"]
+    ['AUSTRIA F TRI']
+    """
+
     name = "sighting"
     seed = "001"
+    title = "Fog of War Diplomacy (1976 rules)"
+    summary = (
+        "a foreign unit is seen only where one of your units could make a single legal move, "
+        "without convoy, to its exact location; no foreign orders; own centres only"
+    )
+    Options = SightingOptions
+    options: SightingOptions
+
+    def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
+        """Where a foreign unit would be seen: the provinces of the power's own units and every
+        province one of its sighting units could move to without a convoy (any coast).
+
+        In a two-coast province that the power's fleets reach on one coast only, a foreign
+        fleet on the other coast is still unseen (see :func:`sights`)."""
+        board = state.board
+        out = {unit.province for unit in own_units(state, power)}
+        for unit in sighting_units(state, power, dislodged_units_see=self.options.dislodged_units_see):
+            out |= board.reachable_provinces(unit.kind, unit.location)
+        return frozenset(out)
+
+    def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
+        """The power's own units and the foreign units it sights, each with owner, type and
+        coast. ``visible`` is not enough here: it cannot say which coast is in sight."""
+        seen = [seen_unit(unit) for unit in state.units_of(power)]
+        seen.extend(seen_unit(d.unit, True) for d in state.dislodged.values() if d.unit.power == power)
+        sighted = foreign_units_sighted(state, power, dislodged_units_see=self.options.dislodged_units_see)
+        seen.extend(seen_unit(unit, dislodged) for unit, dislodged in sighted)
+        return seen
+
+    def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
+        """The power's own orders with their full results, and nobody else's ("a player sees
+        neither every unit on the board, nor any player's orders").
+
+        The engine writes a legal support or convoy with the real type and coast of the unit it
+        names; where the power had not sighted that unit when it ordered, that type and coast
+        are hidden facts, so the unit is written as the power wrote it, or by province alone.
+        The result words are the power's own: what they imply (a bounce off an unseen unit, a
+        support cut from out of sight) the GM tells every player about his own orders."""
+        before = resolution.before
+        known: set[tuple[str | None, str]] = {
+            (unit.kind, unit.location)
+            for unit in self.units_seen(before, power, self.visible_provinces(before, power))
+        }
+        return [
+            SeenOrder(power, _own_text(result, known, before.board), result.results)
+            for result in resolution.orders
+            if result.power == power
+        ]
+
+    def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
+        """Its own centres only: "the GM provides each player with information about which
+        supply centers he controls"."""
+        return {center: owner for center, owner in state.centers.items() if owner == power}
+
+    def notices(self, resolution: Resolution, power: str) -> list[Notice]:
+        """Its rejected orders, centres gained and lost, and its dislodged units without the
+        attack's origin: "the retreating player will see the attacking unit, but not
+        necessarily know the space from which the attack came"."""
+        return own_notices(resolution, power, attack_origin=False)
+
+
+def _own_text(result: OrderResult, known: set[tuple[str | None, str]], board: Map) -> str:
+    """An own order in canonical notation, except that a unit it names which the power had not
+    sighted is written as the power wrote it, or by province alone: ``F NTH S LVP - YOR``."""
+    order = result.order
+    if not result.legal or not isinstance(order, (SupportHold, SupportMove, Convoy)):
+        return full_text(result)  # an illegal order is kept as written
+    other = order.army if isinstance(order, Convoy) else order.supported
+    if other.kind is not None and (other.kind, other.location) in known or other == _written_ref(result.text, board):
+        return full_text(result)
+    bare = UnitRef(None, other.province)
+    shown: SupportHold | SupportMove | Convoy
+    if isinstance(order, SupportHold):
+        shown = SupportHold(order.unit, bare)
+    elif isinstance(order, SupportMove):
+        shown = SupportMove(order.unit, bare, order.target)
+    else:
+        shown = Convoy(order.unit, bare, order.target)
+    return full_text(result._replace(order=shown))
+
+
+def _written_ref(text: str, board: Map) -> UnitRef | None:
+    """The supported or convoyed unit as the order's text names it, if it can be read."""
+    try:
+        written = parse_order(text, board)
+    except FogdipError:
+        return None
+    if isinstance(written, Convoy):
+        return written.army
+    if isinstance(written, (SupportHold, SupportMove)):
+        return written.supported
+    return None

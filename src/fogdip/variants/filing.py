@@ -26,7 +26,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.engine.validate import OrderChecker, Rejection
 from fogdip.variants import setup as setups
-from fogdip.variants.conditional import check_filed_line, route_lines
+from fogdip.variants.conditional import check_filed_line, routed_line
 from fogdip.variants.extra_orders import MovementExtras
 from fogdip.variants.turn import Position, Variant
 
@@ -59,23 +59,13 @@ def check_lines(variant: Variant, position: Position, power: str, lines: list[st
             return [LineCheck(i + 1, text, reason) for i, text in enumerate(lines)] or [LineCheck(0, "", reason)]
         return [LineCheck(i + 1, text, None) for i, text in enumerate(lines)]
     kinds = variant.turn_kinds(position)
-    sub_phase: dict[int, str] = {}
-    if len(kinds) > 1:
-        for kind, routed in route_lines(lines, kinds).items():
-            for text in routed:
-                sub_phase.setdefault(_index_of(lines, text, sub_phase), kind)
     out = []
     for index, text in enumerate(lines):
-        kind = sub_phase.get(index, kinds[0])
-        out.append(LineCheck(index + 1, text, _check_line(variant, position, power, text, kind, filed_ahead=kind != kinds[0])))
+        kind, handed_on = routed_line(text, kinds)
+        ahead = kind != kinds[0]
+        error = _check_line(variant, position, power, text if ahead else handed_on, kind, filed_ahead=ahead)
+        out.append(LineCheck(index + 1, text, error))
     return out
-
-
-def _index_of(lines: list[str], text: str, taken: dict[int, str]) -> int:
-    for index, line in enumerate(lines):
-        if line == text and index not in taken:
-            return index
-    return -1  # pragma: no cover - route_lines returns the lines it was given
 
 
 def _check_line(variant: Variant, position: Position, power: str, text: str, kind: str, filed_ahead: bool) -> str | None:

@@ -34,7 +34,15 @@ from fogdip.fog.rules import NO_EVENTS, Events
 from fogdip.fog.standard import StandardRules
 from fogdip.variants import setup as setups
 from fogdip.variants.announcements import announcements
-from fogdip.variants.conditional import TurnContext, route_lines, select_adjustments, select_retreats
+from fogdip.variants.conditional import (
+    TurnContext,
+    check_filed_line,
+    route_lines,
+    routed_line,
+    select_adjustments,
+    select_retreats,
+    turn_kinds,
+)
 from fogdip.variants.extra_orders import MovementExtras
 from fogdip.variants.options import VariantOptions, compose
 
@@ -109,12 +117,7 @@ class Variant:
 
     def turn_kinds(self, position: Position) -> tuple[str, ...]:
         """The engine phase kinds one turn covers from this position, in order."""
-        phase = position.state.phase
-        if self.options.fall_winter_combined and phase.kind == "M":
-            return ("M", "R", "A") if phase.season == "F" else ("M", "R")
-        if self.options.winter_spring_combined and phase.kind == "A":
-            return ("A", "M")
-        return (phase.kind,)
+        return turn_kinds(self.options, position.state.phase)
 
     def play(self, position: Position, orders: Mapping[str, list[str]]) -> TurnResult:
         """Adjudicate one turn with each power's order lines (texts)."""
@@ -124,11 +127,12 @@ class Variant:
         if position.setup_pending:
             return self._play_setup(position, orders)
         kinds = self.turn_kinds(position)
-        routed = {power: route_lines(lines, kinds) if len(kinds) > 1 else {kinds[0]: lines} for power, lines in orders.items()}
+        orders, screened = self._screen(position, orders, kinds)
+        routed = {power: route_lines(lines, kinds) for power, lines in orders.items()}
         state, usage = position.state, dict(position.usage)
         resolutions: list[Resolution] = []
         events: list[Events] = []
-        rejected: list[RejectedOrder] = []
+        rejected: list[RejectedOrder] = list(screened)
         context = TurnContext()
         for index, kind in enumerate(kinds):
             if state.completed:
@@ -148,8 +152,34 @@ class Variant:
             )
             state = resolution.after
         position_after = Position(state, False, usage)
-        observations = self._observe(resolutions, events, str(position.state.phase))
+        observations = self._observe(resolutions, events, str(position.state.phase), rejected)
         return TurnResult(str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events))
+
+    def _screen(
+        self, position: Position, orders: dict[str, list[str]], kinds: tuple[str, ...]
+    ) -> tuple[dict[str, list[str]], list[RejectedOrder]]:
+        """Drop filed-ahead and conditional lines that break the variant's rules (a condition
+        naming a space the power could not see, say), whoever calls :meth:`play`."""
+        kept: dict[str, list[str]] = {}
+        refused: list[RejectedOrder] = []
+        for power, lines in orders.items():
+            if power not in position.state.powers:
+                kept[power] = lines
+                continue
+            sight = self.fog.visible_provinces(position.state, power)
+            kept[power] = []
+            for text in lines:
+                kind, _handed_on = routed_line(text, kinds)
+                if kind == kinds[0] and not text.strip().upper().startswith("IF"):
+                    kept[power].append(text)
+                    continue
+                try:
+                    check_filed_line(text, position.state, power, self.options, sight)
+                except FogdipError as exc:
+                    refused.append(RejectedOrder(power, text, getattr(exc, "reason", str(exc))))
+                    continue
+                kept[power].append(text)
+        return kept, refused
 
     def _play_phase(
         self, state: GameState, kind: str, lines: Mapping[str, list[str]], filed_ahead: bool,
@@ -242,7 +272,9 @@ class Variant:
 
     # --- what each power sees ------------------------------------------------------------------
 
-    def _observe(self, resolutions: list[Resolution], events: list[Events], turn: str) -> dict[str, Observation]:
+    def _observe(
+        self, resolutions: list[Resolution], events: list[Events], turn: str, rejected: list[RejectedOrder]
+    ) -> dict[str, Observation]:
         powers = resolutions[0].before.powers
         final = resolutions[-1].after
         fog: FogRules = StandardRules() if final.completed and self.options.reveal_at_end else self.fog
@@ -251,6 +283,10 @@ class Variant:
             parts = [fog.observe(r, power, e) for r, e in zip(resolutions, events)]
             notices = [n for part in parts for n in part.notices]
             notices.extend(self._announcements(resolutions, power))
+            notices.extend(
+                Notice.make("rejected", f"Order {r.text!r} was not accepted: {r.reason}", order=r.text, reason=r.reason)
+                for r in rejected if r.power == power
+            )
             last = parts[-1]
             out[power] = Observation.build(
                 variant=self.fog.name, power=power, phase=turn, next_phase=last.next_phase,
