@@ -1,10 +1,110 @@
-"""PLACEHOLDER: diplomyopia (seed 003). To be written."""
+"""Diplomyopia (seed 003, Colin Hemming, 1972): short-sighted units and garrison reports.
+
+* Rule 2: at the end of each season a power sees who occupies every province next to one of
+  its units, whatever the terrain: ``F BUL/SC`` sees into the Black Sea.
+* Rule 3: during movement what a unit learns depends on its order
+  (:mod:`fogdip.fog.diplomyopia_vision`).
+* Rule 4: a power is told of every province it has lost, and to whom: ``Venice captured by
+  an Austrian army``. Provinces are the supply centres the engine records (see the docs).
+* Rule 5 (centres change hands in any season) is the variant schedule's business; the
+  reports here follow the resolution's centres before and after.
+
+>>> from fogdip.engine import GameState, adjudicate
+>>> record = adjudicate(GameState.initial(), {"RUSSIA": ["F SEV - BLA"], "TURKEY": ["F ANK - BLA"]})
+>>> [n.text for n in DiplomyopiaRules().observe(record, "AUSTRIA").notices]
+['ITALY A VEN remains (seen by F TRI)']
+>>> for notice in DiplomyopiaRules().observe(record, "TURKEY").notices:
+...     print(notice.text)
+Conflict in BLA: a stand-off between a Russian fleet and a Turkish fleet (seen by A CON)
+F ANK - BLA fails, stood off by RUSSIA F SEV
+"""
 
 from __future__ import annotations
 
-from fogdip.fog.rules import FogRules
+import dataclasses
+
+from fogdip.engine.outcomes import Resolution
+from fogdip.engine.state import GameState
+from fogdip.fog.diplomyopia_vision import adjective, combat_vision
+from fogdip.fog.observation import Notice, Observation, SeenOrder
+from fogdip.fog.rules import NO_EVENTS, Events, FogRules, own_notices, own_orders
+from fogdip.fog.sight import own_units, union, unit_sight
 
 
 class DiplomyopiaRules(FogRules):
+    """Sight of every adjacent province at the end of a season; in combat, sight by order."""
+
     name = "diplomyopia"
     seed = "003"
+    title = "Diplomyopia"
+    summary = (
+        "units see who occupies every adjacent province at the end of each season; in combat a "
+        "holding unit sees its neighbourhood, a moving one only its own fight; garrisons report captures"
+    )
+
+    def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
+        return union(unit_sight(state.board, unit, "any") for unit in own_units(state, power))
+
+    _last: tuple[Resolution, str, tuple[list[SeenOrder], list[Notice]]] | None = None
+
+    def _combat(self, resolution: Resolution, power: str) -> tuple[list[SeenOrder], list[Notice]]:
+        # Worked out once per observation, for both hooks: one tuple, read and replaced whole.
+        last = self._last
+        if last is not None and last[0] is resolution and last[1] == power:
+            return last[2]
+        found = combat_vision(resolution, power) if resolution.before.phase.kind == "M" else ([], [])
+        self._last = (resolution, power, found)
+        return found
+
+    def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
+        return own_orders(resolution, power) + self._combat(resolution, power)[0]
+
+    def notices(self, resolution: Resolution, power: str) -> list[Notice]:
+        # A dislodged unit is told where the attack came from: a holding unit is told of
+        # every attack, an attacking one of the attack that dislodges it.
+        out = own_notices(resolution, power, attack_origin=True)
+        out.extend(self._combat(resolution, power)[1])
+        out.extend(garrison_reports(resolution, power))
+        return out
+
+    def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
+        """As the base, and a garrison's report makes the captor a known owner of the centre."""
+        seen = super().observe(resolution, power, events)
+        captured = {c: captor for c, captor, _ in captures(resolution, power)}
+        if not captured:
+            return seen
+        return dataclasses.replace(seen, centers=tuple(sorted({**seen.center_owners, **captured}.items())))
+
+
+def captures(resolution: Resolution, power: str) -> list[tuple[str, str, str | None]]:
+    """The centres ``power`` owned before the phase and another power owns after it: centre,
+    captor, and the type of the captor's unit standing there (``None`` if none does)."""
+    before, after = resolution.before.centers, resolution.after.centers
+    out: list[tuple[str, str, str | None]] = []
+    for center in sorted(before):
+        captor = after.get(center)
+        if before[center] != power or captor is None or captor == power:
+            continue
+        unit = resolution.after.units.get(center)
+        out.append((center, captor, unit.kind if unit is not None and unit.power == captor else None))
+    return out
+
+
+def garrison_reports(resolution: Resolution, power: str) -> list[Notice]:
+    """Rule 4: "a player is told of any unoccupied provinces he has lost, and to whom they
+    have fallen" (``Piedmont captured by a French army``).
+
+    A centre lost while the power's own unit stood in it was lost to the unit that dislodged
+    it, which the power saw; the report repeats it rather than reveal less.
+    """
+    board = resolution.before.board
+    out = []
+    for center, captor, kind in captures(resolution, power):
+        name = board.provinces[center].name
+        if kind is None:
+            who = board.power_info[captor].name if captor in board.power_info else captor.title()
+        else:
+            adj = adjective(board, captor)
+            who = f"{'an' if adj[:1] in 'AEIOU' else 'a'} {adj} {'army' if kind == 'A' else 'fleet'}"
+        out.append(Notice.make("garrison", f"{name} captured by {who}", province=center, captor=captor, type=kind))
+    return out
