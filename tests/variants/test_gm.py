@@ -45,7 +45,7 @@ def test_a_fog_1898_game_through_the_gm_commands(tmp_path: Path) -> None:
     assert "F BRE - ENG" not in shown.stdout  # France's order is not England's to know...
     as_json = json.loads(run("gm", "show", game, "--as", "ENGLAND", "--json").stdout)
     assert as_json["next_turn"] == "S1901R"
-    assert [r["phase"] for r in as_json["reports"]] == ["S1901M", "S1901S", "S1901M"]
+    assert [r["phase"] for r in as_json["reports"]] == ["S1901S", "S1901S", "S1901M"]
 
 
 def test_orders_with_errors_are_reported_per_line_and_nothing_is_filed(tmp_path: Path) -> None:
@@ -173,3 +173,35 @@ def test_bad_variant_documents_say_what_is_wrong(change: dict[str, Any], message
     doc = {"variant": "fog-of-war", "phase": "S1901M", "units": {}, "centers": {}, **change}
     with pytest.raises(InvalidPosition, match=message):
         adjudicate_document(doc)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d.pop("position"), '"position" must be'),
+    (lambda d: d.update(history=5), '"history" must be a list'),
+    (lambda d: d.update(filed={"FRANCE": "A PAR H"}), '"filed" must map'),
+    (lambda d: d["opening"]["FRANCE"].pop("units"), "damaged report"),
+])
+def test_damaged_structures_are_refused_with_one_message(tmp_path: Path, damage: Any, message: str) -> None:
+    game = tmp_path / "game.json"
+    GameFile.new("fog-of-war").save(game)
+    data = json.loads(game.read_text())
+    damage(data)
+    game.write_text(json.dumps(data))
+    with pytest.raises(GameFileError, match=message):
+        GameFile.load(game)
+    result = run("gm", "status", game)
+    assert result.exit_code == 2 and "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize("option, message", [
+    ("fog=bogus", "option 'fog' cannot be 'bogus'"),
+    ("setup=bogus", "option 'setup' cannot be 'bogus'"),
+    ("victory_centers=0", "must be at least 1"),
+    ("edition=1999", "option 'edition' cannot be '1999'"),
+])
+def test_option_values_are_checked(tmp_path: Path, option: str, message: str) -> None:
+    result = run("gm", "new", "--option", option, tmp_path / "g.json")
+    assert result.exit_code == 2 and message in result.stderr
+    with pytest.raises(InvalidPosition, match=message):
+        adjudicate_document({"variant": "standard", "options": dict([option.split("=")]) if "centers" not in option
+                             else {"victory_centers": 0}, "phase": "S1901M", "units": {}, "centers": {}})

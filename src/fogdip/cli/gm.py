@@ -20,7 +20,7 @@ from rich.table import Table
 
 from fogdip.cli.main import EXIT_BAD_INPUT, _die, _errors, _read
 from fogdip.server.gamefile import GameFile
-from fogdip.variants import PRESETS
+from fogdip.variants import PRESETS, VariantOptions
 
 gm_app = typer.Typer(
     name="gm",
@@ -38,6 +38,8 @@ def _parse_option(text: str) -> tuple[str, Any]:
         value = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
+    if isinstance(getattr(VariantOptions(), key.strip(), None), str):
+        value = raw  # edition=2000 names an edition; it is not the number 2000
     return key.strip(), value
 
 

@@ -72,8 +72,14 @@ class GameFile:
             raise GameFileError(f"{path} is not a fogdip game file (it has no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
             raise GameFileError(f"{path} is a version {data.get('version')} game file; this fogdip reads version {VERSION}")
+        _check_structure(data, path)
         game = cls(data["position"], dict(data.get("filed", {})), list(data.get("history", [])), dict(data.get("opening", {})))
         game.variant_and_position()  # check the position now, with a clear error
+        try:
+            for power in game.powers:
+                game.knowledge_of(power)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameFileError(f"{path} has a damaged report ({type(exc).__name__}: {exc}); restore it from a backup") from None
         return game
 
     def save(self, path: Path) -> None:
@@ -174,6 +180,28 @@ class GameFile:
 
     def knowledge_of(self, power: str) -> Knowledge:
         return Knowledge.rebuild(power, [observation_from_json(r) for r in self.reports_of(power)])
+
+
+def _check_structure(data: dict[str, Any], path: Path) -> None:
+    def fail(what: str) -> GameFileError:
+        return GameFileError(f"{path} is damaged: {what}; restore it from a backup")
+
+    if not isinstance(data.get("position"), dict):
+        raise fail('"position" must be the phase document of the next turn')
+    filed = data.get("filed", {})
+    if not isinstance(filed, dict) or not all(
+        isinstance(lines, list) and all(isinstance(line, str) for line in lines) for lines in filed.values()
+    ):
+        raise fail('"filed" must map each power to a list of order lines')
+    history = data.get("history", [])
+    if not isinstance(history, list) or not all(
+        isinstance(entry, dict) and isinstance(entry.get("turn"), str) and isinstance(entry.get("reports"), dict)
+        for entry in history
+    ):
+        raise fail('"history" must be a list of turns, each with "turn" and "reports"')
+    opening = data.get("opening", {})
+    if not isinstance(opening, dict) or not all(isinstance(report, dict) for report in opening.values()):
+        raise fail('"opening" must map each power to its opening report')
 
 
 def observation_from_json(data: Mapping[str, Any]) -> Observation:

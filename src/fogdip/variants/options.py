@@ -19,6 +19,7 @@ Setup = Literal["standard", "1898", "free"]
 EspionageLimit = Literal["year", "season", "unlimited"]
 DisbandTiming = Literal["before", "after"]
 Press = Literal["full", "gunboat", "black", "none"]
+Garrisons = Literal["none", "centers", "provinces"]
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -39,6 +40,7 @@ class VariantOptions:
     fall_winter_combined: bool = _opt(False, "retreats and adjustments are filed ahead with the movement orders, Fall and Winter played as one turn (seed 001)")
     winter_spring_combined: bool = _opt(False, "winter adjustments are filed with the next Spring's orders and played as one turn (seed 002)")
     captures_any_season: bool = _opt(False, "a centre changes hands whenever it is taken, Spring included; the game can end after Spring (seed 003)")
+    garrisons: Garrisons = _opt("none", "garrison reports of unoccupied provinces lost (seed 003): none, centers (supply centres lost) or provinces (every province the power last occupied)")
     espionage: bool = _opt(False, "units may spy: 'F NTH E FRANCE' reveals that power's units within one space (seed 002)")
     espionage_limit: EspionageLimit = _opt("year", "how many espionage orders a power may give: one per year (seed 002), one per season, or unlimited")
     peek: bool = _opt(False, "'PAS NTH' asks whether a province is occupied, one per power per movement season (seed 002)")
@@ -59,7 +61,20 @@ class VariantOptions:
         unknown = sorted(set(changes) - known)
         if unknown:
             raise FogdipError(f"unknown variant option {', '.join(unknown)}: see 'fogdip variants' for the options")
-        return dataclasses.replace(self, **changes)
+        changed = dataclasses.replace(self, **changes)
+        changed.check()
+        return changed
+
+    def check(self) -> None:
+        """Raise :class:`FogdipError` naming the first option whose value is not allowed."""
+        for option, allowed in option_choices().items():
+            value = getattr(self, option)
+            if value not in allowed:
+                raise FogdipError(f"option {option!r} cannot be {value!r}: use one of {', '.join(map(str, allowed))}")
+        if self.victory_centers < 1:
+            raise FogdipError(f"option 'victory_centers' must be at least 1, not {self.victory_centers}")
+        if self.end_year is not None and self.end_year < 1:
+            raise FogdipError(f"option 'end_year' must be a year, not {self.end_year}")
 
     @property
     def fog_enabled(self) -> bool:
@@ -67,6 +82,19 @@ class VariantOptions:
 
     def as_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def option_choices() -> dict[str, tuple[str, ...]]:
+    """The allowed values of every option that takes a name."""
+    from fogdip.engine.map import available_maps
+    from fogdip.engine.rules import EDITIONS
+    from fogdip.fog import FOG_RULES
+
+    return {
+        "map": tuple(available_maps()), "edition": tuple(sorted(EDITIONS)), "fog": tuple(sorted(FOG_RULES)),
+        "setup": ("standard", "1898", "free"), "espionage_limit": ("year", "season", "unlimited"),
+        "disband_timing": ("before", "after"), "press": ("full", "gunboat", "black", "none"),
+    }
 
 
 def option_help() -> dict[str, str]:
@@ -91,7 +119,7 @@ PRESETS: dict[str, VariantOptions] = {
     ),
     "diplomyopia": _BASE.with_changes(
         name="diplomyopia", fog="diplomyopia", captures_any_season=True, hold_empty_retreats=True,
-        hold_empty_winters=True,
+        hold_empty_winters=True, garrisons="provinces",
     ),
     "fog-1898": _BASE.with_changes(
         name="fog-1898", fog="fog-1898", setup="1898", announce_center_totals=True, press="black",

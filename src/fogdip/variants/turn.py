@@ -32,6 +32,7 @@ from fogdip.fog import FogRules, get_fog_rules
 from fogdip.fog.observation import Notice, Observation, SeenOrder
 from fogdip.fog.rules import NO_EVENTS, Events
 from fogdip.fog.standard import StandardRules
+from fogdip.variants import garrisons
 from fogdip.variants import setup as setups
 from fogdip.variants.announcements import announcements
 from fogdip.variants.conditional import (
@@ -93,7 +94,7 @@ class Variant:
         self.board: Map = get_map(options.map)
         base = rules if rules is not None else get_rules(options.edition)
         self.rules: Rules = base.with_options(victory_centers=base.victory_centers or options.victory_centers)
-        self.fog: FogRules = get_fog_rules(options.fog, **dict(fog_options or {}))
+        self.fog: FogRules = get_fog_rules(options.fog, **garrisons.fog_options(options, fog_options))
 
     @classmethod
     def named(cls, preset: str, **overrides: Any) -> Variant:
@@ -107,11 +108,16 @@ class Variant:
 
     def start(self) -> Position:
         if self.options.setup == "standard":
-            return Position(GameState.initial(self.board))
+            state = GameState.initial(self.board)
+            return Position(state, usage=garrisons.start_usage(self.options, state, {}))
         return Position(setups.setup_start(self.options.setup, self.board), setup_pending=True)
 
     def opening_observations(self, position: Position) -> dict[str, Observation]:
-        return {power: self.fog.initial(position.state, power) for power in position.state.powers}
+        name = position.name
+        return {
+            power: dataclasses.replace(self.fog.initial(position.state, power), phase=name, next_phase=name)
+            for power in position.state.powers
+        }
 
     # --- one turn ----------------------------------------------------------------------------
 
@@ -151,6 +157,7 @@ class Variant:
                 context.dislodged | frozenset(resolution.dislodged),
             )
             state = resolution.after
+        events, usage = garrisons.track(self.options, self.fog, position.state, resolutions, events, usage)
         position_after = Position(state, False, usage)
         observations = self._observe(resolutions, events, str(position.state.phase), rejected)
         return TurnResult(str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events))
@@ -268,7 +275,7 @@ class Variant:
                 visible=seen.visible, units=seen.units, centers=seen.center_owners, notices=notices,
                 orders=[SeenOrder(power, str(u), ()) for u in choices[power]],
             )
-        return TurnResult(name, (), tuple(rejected), observations, Position(started, False, position.usage))
+        return TurnResult(name, (), tuple(rejected), observations, Position(started, False, garrisons.start_usage(self.options, started, position.usage)))
 
     # --- what each power sees ------------------------------------------------------------------
 
