@@ -45,6 +45,8 @@ def region_of(variant: Variant, position: Position, played: TurnResult, power: s
         seeds |= {p for p, d in state.dislodged.items() if d.unit.power == power}
         seeds |= {c for c, owner in state.centers.items() if owner == power}
         seeds |= set(state.homes.get(power, ()))
+    for held in (position.usage, played.position.usage):
+        seeds |= {p for p, holder in held.get("holders", {}).items() if holder == power}
     return ball(before, seeds)
 
 

@@ -5,7 +5,9 @@
 * Rule 3: during movement what a unit learns depends on its order
   (:mod:`fogdip.fog.diplomyopia_vision`).
 * Rule 4: a power is told of every province it has lost, and to whom: ``Venice captured by
-  an Austrian army``. Provinces are the supply centres the engine records (see the docs).
+  an Austrian army``. Provinces are the supply centres the engine records (see the docs);
+  the variant layer reports every province a power last occupied instead
+  (:mod:`fogdip.variants.garrisons`), and then turns these reports off.
 * Rule 5 (centres change hands in any season) is the variant schedule's business; the
   reports here follow the resolution's centres before and after.
 
@@ -22,13 +24,24 @@ F ANK - BLA fails, stood off by RUSSIA F SEV
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
+from fogdip.engine.map import Map
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.diplomyopia_vision import adjective, combat_vision
 from fogdip.fog.observation import Notice, Observation, SeenOrder
-from fogdip.fog.rules import NO_EVENTS, Events, FogRules, own_notices, own_orders
+from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules, own_notices, own_orders
 from fogdip.fog.sight import own_units, union, unit_sight
+
+
+@dataclass(frozen=True)
+class DiplomyopiaOptions(FogOptions):
+    """``garrison_reports``: report every centre lost, with its captor, who also becomes the
+    centre's known owner (rule 4, the centres reading). The variant layer switches it off when it
+    reports garrisons itself (``garrisons`` in :mod:`fogdip.variants.options`)."""
+
+    garrison_reports: bool = True
 
 
 class DiplomyopiaRules(FogRules):
@@ -41,6 +54,8 @@ class DiplomyopiaRules(FogRules):
         "units see who occupies every adjacent province at the end of each season; in combat a "
         "holding unit sees its neighbourhood, a moving one only its own fight; garrisons report captures"
     )
+    Options = DiplomyopiaOptions
+    options: DiplomyopiaOptions
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         return union(unit_sight(state.board, unit, "any") for unit in own_units(state, power))
@@ -64,12 +79,15 @@ class DiplomyopiaRules(FogRules):
         # every attack, an attacking one of the attack that dislodges it.
         out = own_notices(resolution, power, attack_origin=True)
         out.extend(self._combat(resolution, power)[1])
-        out.extend(garrison_reports(resolution, power))
+        if self.options.garrison_reports:
+            out.extend(garrison_reports(resolution, power))
         return out
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
         """As the base, and a garrison's report makes the captor a known owner of the centre."""
         seen = super().observe(resolution, power, events)
+        if not self.options.garrison_reports:
+            return seen
         captured = {c: captor for c, captor, _ in captures(resolution, power)}
         if not captured:
             return seen
@@ -98,13 +116,21 @@ def garrison_reports(resolution: Resolution, power: str) -> list[Notice]:
     it, which the power saw; the report repeats it rather than reveal less.
     """
     board = resolution.before.board
-    out = []
-    for center, captor, kind in captures(resolution, power):
-        name = board.provinces[center].name
-        if kind is None:
-            who = board.power_info[captor].name if captor in board.power_info else captor.title()
-        else:
-            adj = adjective(board, captor)
-            who = f"{'an' if adj[:1] in 'AEIOU' else 'a'} {adj} {'army' if kind == 'A' else 'fleet'}"
-        out.append(Notice.make("garrison", f"{name} captured by {who}", province=center, captor=captor, type=kind))
-    return out
+    return [garrison_notice(board, center, captor, kind) for center, captor, kind in captures(resolution, power)]
+
+
+def garrison_notice(board: Map, province: str, captor: str, kind: str | None) -> Notice:
+    """The garrison's report of ``province`` taken by ``captor`` (with a unit of ``kind``, or
+    ``None`` if no unit of the captor stands there).
+
+    >>> from fogdip.engine.map import get_map
+    >>> garrison_notice(get_map("standard"), "PIE", "FRANCE", "A").as_json()
+    {'kind': 'garrison', 'text': 'Piedmont captured by a French army', 'province': 'PIE', 'captor': 'FRANCE', 'type': 'A'}
+    """
+    name = board.provinces[province].name
+    if kind is None:
+        who = board.power_info[captor].name if captor in board.power_info else captor.title()
+    else:
+        adj = adjective(board, captor)
+        who = f"{'an' if adj[:1] in 'AEIOU' else 'a'} {adj} {'army' if kind == 'A' else 'fleet'}"
+    return Notice.make("garrison", f"{name} captured by {who}", province=province, captor=captor, type=kind)
