@@ -1,16 +1,98 @@
-"""Seed 002's extra orders: espionage (``F NTH E FRANCE``), peek-a-sneak (``PAS NTH``) and
-disband in movement (``F NTH DB``). INTERFACE STUB: to be implemented."""
+"""Seed 002's extra orders in a movement phase: espionage (``F NTH E FRANCE``), peek-a-sneak
+(``PAS NTH``) and disband in movement (``F NTH DB``).
+
+:class:`MovementExtras` takes them out of the powers' order lists, checks them, hands the
+engine what it must adjudicate (an espionage order is a hold; a unit disbanded "before" is
+not on the board), and afterwards turns the record into what each power learns. Notation and
+what espionage reveals are in :mod:`fogdip.variants.espionage`; the rules as implemented,
+with every reading chosen, are in ``docs/variants/deadman.md``.
+
+>>> from fogdip.engine import GameState, Phase, adjudicate
+>>> from fogdip.variants.options import compose
+>>> options = compose("standard", espionage=True, peek=True, disband_in_movement=True, fog="deadman")
+>>> state = GameState.initial().with_changes(phase=Phase("S", 1902, "M"))
+>>> orders = {"ENGLAND": ["F LON - NTH", "F EDI E FRANCE", "PAS BEL"], "FRANCE": ["F BRE - ENG", "A PAR DB"]}
+>>> extras, engine_orders, rejected = MovementExtras.collect(state, orders, options, {})
+>>> engine_orders, rejected
+({'ENGLAND': ['F LON - NTH', 'F EDI H'], 'FRANCE': ['F BRE - ENG']}, [])
+>>> record, events = extras.after_resolution(adjudicate(extras.before_resolution(state), engine_orders))
+>>> sorted((key, o.text, o.result) for key, o in events.orders["ENGLAND"].items())
+[('EDI', 'F EDI E FRANCE', ()), ('PAS', 'PAS BEL', ())]
+>>> sorted(n.text for n in events.notices["ENGLAND"])
+['F EDI E FRANCE: no French units within one space of EDI', 'PAS BEL: empty']
+>>> "PAR" in record.after.units, extras.usage_after({}, state)
+(False, {'espionage': {'ENGLAND': {'1902': 1}}})
+"""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from fogdip.engine.errors import FogdipError, InvalidOrder
+from fogdip.engine.judge import advance
+from fogdip.engine.notation import parse_order
+from fogdip.engine.orders import Move, UnitRef
 from fogdip.engine.outcomes import RejectedOrder, Resolution
+from fogdip.engine.rules import get_rules
 from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
+from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
 from fogdip.fog.rules import Events
+from fogdip.variants.espionage import (
+    DisbandNow,
+    Espionage,
+    ExtraOrder,
+    Peek,
+    SpyReport,
+    parse_extra_order,
+    peek_notice,
+    spied_notices,
+    spy,
+    spy_notice,
+    spy_sightings,
+)
 from fogdip.variants.options import VariantOptions
+
+_KIND_NAMES = {"A": "an army", "F": "a fleet"}
+_FAILS = ("fails",)
+#: Outcomes of a legal move that reached its target's province: an attack. A convoyed army
+#: whose convoy failed never arrived (as for cutting support, DATC 6.F).
+_ATTACKED = ("moved", "bounced")
+
+
+class _Refused(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Filed:
+    """An accepted extra order: the power, the text as written, the order (with the unit as
+    it stands, type and coast), and the unit it commands (``None`` for a peek)."""
+
+    power: str
+    text: str
+    order: ExtraOrder
+    unit: Unit | None
+
+
+@dataclass
+class Plan:
+    """What :meth:`MovementExtras.collect` settled for one movement phase."""
+
+    year: int
+    espionage: list[Filed] = field(default_factory=list)
+    disbands: list[Filed] = field(default_factory=list)
+    peeks: list[Filed] = field(default_factory=list)
+    #: Units given an extra order and another order: (power, unit, the orders' texts).
+    void: list[tuple[str, Unit, tuple[str, ...]]] = field(default_factory=list)
+    rejected: list[RejectedOrder] = field(default_factory=list)
+    #: Espionage orders accepted per power (carried out, failed or void alike).
+    espionage_used: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -33,17 +115,271 @@ class MovementExtras:
     options: VariantOptions
     data: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def plan(self) -> Plan:
+        plan = self.data.get("plan")
+        if not isinstance(plan, Plan):
+            raise FogdipError("MovementExtras was not made by MovementExtras.collect")
+        return plan
+
+    # --- 1. collect -------------------------------------------------------------------------
+
     @classmethod
     def collect(
         cls, state: GameState, orders: Mapping[str, list[str]], options: VariantOptions, usage: Mapping[str, Any]
     ) -> tuple[MovementExtras, dict[str, list[str]], list[RejectedOrder]]:
-        raise NotImplementedError
+        plan = Plan(state.phase.year)
+        engine: dict[str, list[str]] = {}
+        for power in sorted(orders):
+            normal: list[str] = []
+            filed: list[Filed] = []
+            for text in orders[power]:
+                try:
+                    order = parse_extra_order(text, state.board)
+                    if order is None:
+                        normal.append(text)
+                    else:
+                        filed.append(_check(state, power, text, order, options))
+                except InvalidOrder as exc:
+                    plan.rejected.append(RejectedOrder(power, text, exc.reason))
+                except _Refused as exc:
+                    plan.rejected.append(RejectedOrder(power, text, exc.reason))
+            engine[power] = _settle(state, power, normal, filed, options, usage, plan)
+        return cls(options, {"plan": plan}), engine, list(plan.rejected)
+
+    # --- 2. before --------------------------------------------------------------------------
 
     def before_resolution(self, state: GameState) -> GameState:
-        raise NotImplementedError
+        if self.options.disband_timing != "before" or not self.plan.disbands:
+            return state
+        gone = {f.unit.province for f in self.plan.disbands if f.unit is not None}
+        return state.with_changes(units={p: u for p, u in state.units.items() if p not in gone})
+
+    # --- 3. after ---------------------------------------------------------------------------
 
     def after_resolution(self, resolution: Resolution) -> tuple[Resolution, Events]:
-        raise NotImplementedError
+        plan = self.plan
+        if self.options.disband_timing == "after" and plan.disbands:
+            resolution = self._disband_after(resolution)
+        after, board = resolution.after, resolution.after.board
+        orders: dict[str, dict[str, SeenOrder]] = {}
+        units: dict[str, list[SeenUnit]] = {}
+        notices: dict[str, list[Notice]] = {}
+
+        def tell(power: str, notice: Notice) -> None:
+            notices.setdefault(power, []).append(notice)
+
+        for refused in plan.rejected:
+            tell(refused.power, Notice.make(
+                "rejected", f"Order {refused.text!r} was not accepted: {refused.reason}",
+                order=refused.text, reason=refused.reason,
+            ))
+        for power, unit, texts in plan.void:
+            orders.setdefault(power, {})[unit.province] = SeenOrder(power, "; ".join(texts), _FAILS)
+            listed = " and ".join(repr(t) for t in texts)
+            tell(power, Notice.make(
+                "void", f"{unit} was given two different orders ({listed}): it held, and neither was carried out",
+                unit=str(unit), orders=texts,
+            ))
+        for filed in plan.disbands:
+            assert filed.unit is not None
+            orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(filed.power, str(filed.order), ())
+        for filed in plan.peeks:
+            assert isinstance(filed.order, Peek)
+            orders.setdefault(filed.power, {})["PAS"] = SeenOrder(filed.power, str(filed.order), ())
+            tell(filed.power, peek_notice(after, filed.order))
+        reports: list[SpyReport] = []
+        for filed in plan.espionage:
+            assert filed.unit is not None and isinstance(filed.order, Espionage)
+            target = filed.order.target
+            report = None if _attacked(resolution, filed.unit) else spy(after, filed.unit, target)
+            orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(
+                filed.power, str(filed.order), _FAILS if report is None else (),
+            )
+            tell(filed.power, spy_notice(board, report, filed.unit, target))
+            if report is not None:
+                units.setdefault(filed.power, []).extend(spy_sightings(report))
+                reports.append(report)
+        for target, notice in spied_notices(after, reports).items():
+            tell(target, notice)
+        events = Events(
+            orders=orders,
+            units={p: tuple(seen) for p, seen in units.items()},
+            notices={p: tuple(told) for p, told in notices.items()},
+        )
+        return resolution, events
+
+    def _disband_after(self, resolution: Resolution) -> Resolution:
+        """Remove the units disbanded "after": they held through the moves. A dislodged one is
+        simply gone (no retreat). The next phase is worked out again without them, as the
+        engine would have: they take no centre and count for no adjustment."""
+        before, after = resolution.before, resolution.after
+        gone = {f.unit.province: f.unit for f in self.plan.disbands if f.unit is not None}
+        units = {p: u for p, u in after.units.items() if gone.get(p) != u}
+        dislodged = {p: d for p, d in after.dislodged.items() if gone.get(p) != d.unit}
+        rules = get_rules(self.options.edition).with_options(victory_centers=self.options.victory_centers)
+        played = before.with_changes(units=units, dislodged=dislodged)
+        state, skipped = advance(played, rules)
+        return replace(resolution, after=state, skipped=tuple(skipped))
+
+    # --- 4. usage ---------------------------------------------------------------------------
 
     def usage_after(self, usage: Mapping[str, Any], state: GameState) -> dict[str, Any]:
-        raise NotImplementedError
+        out: dict[str, Any] = copy.deepcopy(dict(usage))
+        year = str(state.phase.year)
+        for power, count in sorted(self.plan.espionage_used.items()):
+            section = out.setdefault("espionage", {})
+            per_year = section.setdefault(power, {})
+            per_year[year] = _count(usage, power, year) + count
+        return out
+
+
+# --- checking ---------------------------------------------------------------------------------
+
+
+def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: VariantOptions) -> Filed:
+    """An extra order checked on its own. Every reason names only the map, the options and
+    the power's own units and orders: never a foreign unit."""
+    if power not in state.board.power_info:
+        raise _Refused(f"{power} is not a power of this game")
+    if isinstance(order, Peek):
+        if not options.peek:
+            raise _Refused("peek-a-sneak (PAS) is not allowed in this variant")
+        if state.phase.year < options.peek_from_year:
+            raise _Refused(f"peek-a-sneak may be used from {options.peek_from_year} on, not in {state.phase.year}")
+        if state.is_eliminated(power):
+            raise _Refused(f"{power} has been eliminated and gives no orders")
+        if not state.board.provinces[order.province].passable:
+            raise _Refused(f"{order.province} is impassable: no unit can ever stand there")
+        return Filed(power, text, order, None)
+    if isinstance(order, Espionage) and not options.espionage:
+        raise _Refused("espionage is not allowed in this variant")
+    if isinstance(order, DisbandNow) and not options.disband_in_movement:
+        raise _Refused("disbanding in a movement phase is not allowed in this variant")
+    province = order.unit.province
+    unit = state.units.get(province)
+    if unit is None or unit.power != power:
+        raise _Refused(f"{power} has no unit in {province}")
+    if order.unit.kind is not None and order.unit.kind != unit.kind:
+        raise _Refused(f"wrong unit type: the unit in {province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}")
+    ref = UnitRef(unit.kind, unit.location)
+    if isinstance(order, Espionage):
+        if order.target == power:
+            raise _Refused(f"{power} cannot spy on itself: name another power")
+        return Filed(power, text, Espionage(ref, order.target), unit)
+    return Filed(power, text, DisbandNow(ref), unit)
+
+
+def _settle(
+    state: GameState, power: str, normal: list[str], filed: list[Filed], options: VariantOptions,
+    usage: Mapping[str, Any], plan: Plan,
+) -> list[str]:
+    """Apply the one-per-season and usage limits and the two-orders rule to one power's
+    accepted extra orders; record them in ``plan``; return the power's lines for the engine."""
+    by_unit: dict[str, list[Filed]] = {}
+    peek: Filed | None = None
+    for item in filed:
+        if isinstance(item.order, Peek):
+            if peek is None:
+                peek = item
+                plan.peeks.append(item)
+            elif item.order != peek.order:
+                plan.rejected.append(RejectedOrder(
+                    power, item.text, f"only one peek-a-sneak per season: {str(peek.order)!r} is already given",
+                ))
+            continue
+        assert item.unit is not None
+        same_unit = by_unit.setdefault(item.unit.province, [])
+        if any(other.order == item.order for other in same_unit):
+            continue  # the same order twice is one order, as in the engine
+        if isinstance(item.order, Espionage):
+            refusal = _espionage_limit(power, plan, usage, options)
+            if refusal is not None:
+                plan.rejected.append(RejectedOrder(power, item.text, refusal))
+                continue
+            plan.espionage_used[power] = plan.espionage_used.get(power, 0) + 1
+        same_unit.append(item)
+    commanded = _commanded(state, power, normal)
+    lines = list(normal)
+    for province, items in by_unit.items():
+        if not items:
+            continue
+        unit = items[0].unit
+        assert unit is not None
+        hold = f"{unit.kind} {unit.location} H"
+        if len(items) > 1 or province in commanded:
+            # Two different orders for one unit: it holds and both are void (the engine's
+            # rule, DATC 4.D.3). The engine gets the other orders too, so its record tells.
+            texts = tuple(str(i.order) for i in items) + tuple(commanded.get(province, ()))
+            plan.void.append((power, unit, texts))
+            lines.append(hold)
+            continue
+        item = items[0]
+        if isinstance(item.order, Espionage):
+            plan.espionage.append(item)
+            lines.append(hold)
+        else:
+            plan.disbands.append(item)
+            if options.disband_timing == "after":
+                lines.append(hold)
+    return lines
+
+
+def _espionage_limit(power: str, plan: Plan, usage: Mapping[str, Any], options: VariantOptions) -> str | None:
+    """Why one more espionage order of ``power`` is refused, or ``None``."""
+    now = plan.espionage_used.get(power, 0)
+    if options.espionage_limit == "season" and now >= 1:
+        return "only one espionage order per season is allowed, and one is already given"
+    if options.espionage_limit == "year":
+        if _count(usage, power, str(plan.year)) >= 1:
+            return f"{power} has already used its espionage order for {plan.year} (one per game year)"
+        if now >= 1:
+            return "only one espionage order per game year is allowed, and one is already given"
+    return None
+
+
+def _commanded(state: GameState, power: str, lines: list[str]) -> dict[str, list[str]]:
+    """Provinces of the power's own units that ordinary lines command, with those lines as
+    read (without the engine's checks, which look at foreign units too)."""
+    out: dict[str, list[str]] = {}
+    for text in lines:
+        try:
+            order = parse_order(text, state.board)
+        except FogdipError:
+            continue
+        ref = getattr(order, "unit", None)
+        if ref is None:
+            continue
+        province = state.board.province_of(ref.location)
+        unit = state.units.get(province)
+        if unit is not None and unit.power == power:
+            out.setdefault(province, []).append(str(order))
+    return out
+
+
+def _count(usage: Mapping[str, Any], power: str, year: str) -> int:
+    """Espionage orders ``power`` used in ``year`` so far, from ``usage`` (which comes from
+    saved documents, so it is checked)."""
+    section = usage.get("espionage", {})
+    per_year = section.get(power, {}) if isinstance(section, Mapping) else None
+    count = per_year.get(year, 0) if isinstance(per_year, Mapping) else None
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise FogdipError(
+            'usage "espionage" must map each power to {year: count}, e.g. {"espionage": {"FRANCE": {"1902": 1}}}; '
+            f"found {section!r}"
+        )
+    return count
+
+
+def _attacked(resolution: Resolution, spy_unit: Unit) -> bool:
+    """Whether a unit of another power made a legal move into the spying unit's province
+    that reached it (whether it succeeded or bounced). A move of the spy's own power does not
+    count, as it would not cut a support."""
+    for result in resolution.orders:
+        order = result.order
+        if (
+            result.power != spy_unit.power and result.legal and isinstance(order, Move)
+            and result.outcome in _ATTACKED and order.target.partition("/")[0] == spy_unit.province
+        ):
+            return True
+    return spy_unit.province in resolution.dislodged
