@@ -230,6 +230,46 @@ def test_random_game_is_deterministic_and_can_write_stdout(tmp_path: Path) -> No
             assert len(ordered) == len(units)  # one order per unit
 
 
+# --- usage errors ------------------------------------------------------------------------------
+
+USAGE_ERRORS = [
+    ("missing option", ["random-game"], "missing option '--seed'; see 'fogdip random-game --help'"),
+    ("unknown option", ["random-game", "--seed", "1", "--bogus"], "no such option: --bogus"),
+    ("not a number", ["random-game", "--seed", "x"], "invalid value for '--seed'"),
+    ("out of range", ["random-game", "--seed", "1", "--max-phases", "0"], "invalid value for '--max-phases'"),
+    ("option without value", ["random-game", "--seed"],
+     "option '--seed' requires an argument; see 'fogdip random-game --help'"),
+    ("missing argument", ["replay"], "missing argument 'GAME'; see 'fogdip replay --help'"),
+    ("extra argument", ["adjudicate", "a.json", "b.json"], "unexpected extra argument"),
+    ("unknown command", ["frobnicate"], "no such command 'frobnicate'; see 'fogdip --help'"),
+    ("bad flag value", ["replay", str(SAMPLE), "--quiet=maybe"], "; see 'fogdip replay --help'"),
+]
+
+
+@pytest.mark.parametrize(("case", "args", "expected"), USAGE_ERRORS, ids=[c[0] for c in USAGE_ERRORS])
+def test_usage_errors_are_one_line(case: str, args: list[str], expected: str) -> None:
+    result = runner().invoke(app, args, prog_name="fogdip")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert_one_line_error(result.stderr, expected)
+    assert "\u256d" not in result.stderr and "Usage:" not in result.stderr  # no Rich box, no usage block
+
+
+def test_subprocess_usage_errors_are_one_line() -> None:
+    for _, args, expected in USAGE_ERRORS:
+        result = fogdip(*args)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stdout == ""
+        assert_one_line_error(result.stderr, expected)
+
+
+def test_help_still_exits_0_and_bare_command_shows_help() -> None:
+    assert fogdip("random-game", "--help").returncode == 0
+    bare = fogdip()
+    assert "Usage" in bare.stdout + bare.stderr
+    assert "Traceback" not in bare.stderr
+
+
 # --- demo, version, help -----------------------------------------------------------------------
 
 def test_demo() -> None:

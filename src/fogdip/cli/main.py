@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
+from typer.core import TyperGroup
+
+try:  # Typer 0.2x carries its own copy of Click; older releases use the click package.
+    from typer._click import exceptions as _click_exceptions
+except ImportError:  # pragma: no cover - depends on the installed Typer
+    from click import exceptions as _click_exceptions  # type: ignore[no-redef]
 
 from fogdip.bots import random_bot
 from rich.console import Console
@@ -39,6 +45,62 @@ from fogdip.engine.units import Phase
 from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
 from fogdip.replay import PhaseComparison, mila_rules, replay_game
 
+
+class _OneLineUsageErrors(TyperGroup):
+    """The command group, with Typer's boxed usage errors replaced by this command's one-line
+    errors: ``fogdip: error: missing option '--seed'; see 'fogdip random-game --help'``."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            # Outside standalone mode Click raises usage errors instead of printing them, and
+            # returns the code of any Exit (--help, typer.Exit) instead of exiting.
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _click_exceptions.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `fogdip` or `fogdip gm`: the help
+                if exc.format_message():
+                    exc.show()
+                sys.exit(exc.exit_code)
+            _usage_error(exc, self._command_path(prog_name, args))
+        except _click_exceptions.ClickException as exc:
+            sys.stderr.write(f"fogdip: error: {_one_line(exc.format_message())}\n")
+            sys.exit(EXIT_BAD_INPUT)
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def _command_path(self, prog_name: str | None, args: Sequence[str] | None) -> str:
+        """The command the arguments name (``fogdip random-game``), for errors that Click
+        raises without a context, such as an option given no value."""
+        path = [prog_name or "fogdip"]
+        command: Any = self
+        for arg in sys.argv[1:] if args is None else args:
+            commands = getattr(command, "commands", None)
+            if not commands or arg not in commands:
+                break
+            path.append(arg)
+            command = commands[arg]
+        return " ".join(path)
+
+
+def _usage_error(exc: Any, fallback: str) -> NoReturn:
+    message = _one_line(exc.format_message()).rstrip(".")
+    message = message[:1].lower() + message[1:]
+    command = exc.ctx.command_path if exc.ctx is not None else fallback
+    sys.stderr.write(f"fogdip: error: {message}; see '{command} --help'\n")
+    sys.stderr.flush()
+    sys.exit(EXIT_BAD_INPUT)
+
+
 app = typer.Typer(
     name="fogdip",
     help="fogdip: a Diplomacy adjudicator. Adjudicate phase documents, replay saved games, play random games.",
@@ -46,6 +108,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
+    cls=_OneLineUsageErrors,
 )
 
 EXIT_BAD_INPUT = 2

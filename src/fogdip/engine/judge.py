@@ -17,14 +17,16 @@ from collections.abc import Iterable, Mapping
 
 from fogdip.engine.adjustments import resolve_adjustments
 from fogdip.engine.errors import FogdipError
-from fogdip.engine.movement_phase import resolve_movement
+from fogdip.engine.map import Map
+from fogdip.engine.movement_phase import MovementOutcome, resolve_movement, resolve_trusted
 from fogdip.engine.notation import parse_order
+from fogdip.engine.order_facts import order_info
 from fogdip.engine.orders import Order, Waive
 from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
 from fogdip.engine.retreats import resolve_retreats
 from fogdip.engine.rules import Rules, get_rules
-from fogdip.engine.state import GameState
-from fogdip.engine.units import Phase
+from fogdip.engine.state import Dislodged, GameState
+from fogdip.engine.units import Phase, Unit
 from fogdip.engine.validate import CheckedOrder, OrderChecker, Rejection
 
 OrderInput = Mapping[str, Iterable["str | Order"]]
@@ -41,7 +43,8 @@ def check_orders(
             for order in orders[power]:
                 if isinstance(order, str) or isinstance(order, Waive):
                     raise FogdipError("assume_legal takes Order values from legal_orders(), not texts")
-                trusted.append(CheckedOrder(power, str(order), order, units[order.unit.province], True))
+                info = order_info(order)
+                trusted.append(CheckedOrder(power, info.text, order, units[info.province], True))
         return trusted, []
     checker = OrderChecker(state, rules)
     checked: list[CheckedOrder] = []
@@ -98,17 +101,17 @@ def adjudicate(
         raise FogdipError("the game is over; there is no phase to adjudicate")
     if not isinstance(rules, Rules):
         rules = get_rules(rules)
-    checked, rejected = check_orders(state, orders, rules, assume_legal)
     kind = state.phase.kind
+    if kind == "M" and assume_legal:
+        trusted = resolve_trusted(state, orders, rules, explain)
+        if trusted is not None:
+            return _movement_resolution(state, trusted, (), rules)
+    checked, rejected = check_orders(state, orders, rules, assume_legal)
     if kind == "M":
         outcome = resolve_movement(state, one_order_per_unit(checked), rules, explain)
-        after = state.with_changes(units=outcome.units, dislodged=outcome.dislodged)
-        results = outcome.results
-        extra = dict(
-            moves=outcome.moves, dislodged=outcome.dislodged_from, convoy_paths=outcome.convoy_paths,
-            supports=outcome.supports, standoffs=outcome.standoffs,
-        )
-    elif kind == "R":
+        return _movement_resolution(state, outcome, tuple(rejected), rules)
+    extra: dict[str, object]
+    if kind == "R":
         results, units, moves = resolve_retreats(state, one_order_per_unit(checked))
         after = state.with_changes(units=units, dislodged={})
         extra = dict(moves=moves)
@@ -123,6 +126,19 @@ def adjudicate(
     )
 
 
+def _movement_resolution(
+    state: GameState, outcome: MovementOutcome, rejected: tuple[RejectedOrder, ...], rules: Rules
+) -> Resolution:
+    after, skipped = _advance(
+        state.board, state.phase, outcome.units, state.centers, state.homes, outcome.dislodged, rules
+    )
+    return Resolution(
+        before=state, after=after, orders=tuple(outcome.results), rejected=rejected, moves=outcome.moves,
+        dislodged=outcome.dislodged_from, convoy_paths=outcome.convoy_paths, supports=outcome.supports,
+        standoffs=outcome.standoffs, skipped=tuple(skipped),
+    )
+
+
 def _sorted(results: list[OrderResult]) -> list[OrderResult]:
     return sorted(results, key=lambda r: (r.power, r.unit.province if r.unit else "~", r.text))
 
@@ -130,37 +146,63 @@ def _sorted(results: list[OrderResult]) -> list[OrderResult]:
 def advance(state: GameState, rules: Rules) -> tuple[GameState, list[str]]:
     """Move a just-resolved state to its next phase, skipping phases with nothing to do,
     taking centres after Fall, and ending the game on a solo victory."""
+    return _advance(state.board, state.phase, state.units, state.centers, state.homes, state.dislodged, rules,
+                    state.completed)
+
+
+def _advance(
+    board: Map,
+    phase: Phase,
+    units: Mapping[str, Unit],
+    centers: Mapping[str, str],
+    homes: Mapping[str, tuple[str, ...]],
+    dislodged: Mapping[str, Dislodged],
+    rules: Rules,
+    completed: bool = False,
+) -> tuple[GameState, list[str]]:
+    # Works on the parts of the state and builds the next state once: this runs after every
+    # phase of every bot game.
     skipped: list[str] = []
-    phase = state.phase
     while True:
         if phase.kind == "M":
-            if state.dislodged:
-                return state.with_changes(phase=Phase(phase.season, phase.year, "R")), skipped
+            if dislodged:
+                next_phase = Phase(phase.season, phase.year, "R")
+                break
             skipped.append(str(Phase(phase.season, phase.year, "R")))
         if phase.season == "F" and phase.kind in ("M", "R"):
-            state = take_centers(state)
-            winner = solo_winner(state, rules)
-            if winner is not None:
-                return state.with_changes(phase=phase, completed=True), skipped
+            centers = _centers_taken(board, units, centers)
+            owned = _count(centers.values())
+            if _solo_leader(owned, rules.victory_centers or board.victory_centers) is not None:
+                next_phase, completed = phase, True
+                break
         if phase.season == "S":
-            return state.with_changes(phase=Phase("F", phase.year, "M")), skipped
+            next_phase = Phase("F", phase.year, "M")
+            break
         if phase.season == "F":
             winter = Phase("W", phase.year, "A")
-            if _any_adjustment_due(state):
-                return state.with_changes(phase=winter), skipped
+            if _adjustment_due_in(board, units, centers, homes, owned):
+                next_phase = winter
+                break
             skipped.append(str(winter))
             phase = winter
             continue
-        return state.with_changes(phase=Phase("S", phase.year + 1, "M")), skipped
+        next_phase = Phase("S", phase.year + 1, "M")
+        break
+    return GameState(board, next_phase, units, centers, homes, dislodged, completed), skipped
 
 
 def take_centers(state: GameState) -> GameState:
     """Supply centres occupied at the end of Fall change hands."""
-    centers = dict(state.centers)
-    for province, unit in state.units.items():
-        if state.board.provinces[province].supply_center:
-            centers[province] = unit.power
-    return state.with_changes(centers=centers)
+    return state.with_changes(centers=_centers_taken(state.board, state.units, state.centers))
+
+
+def _centers_taken(board: Map, units: Mapping[str, Unit], centers: Mapping[str, str]) -> dict[str, str]:
+    taken = dict(centers)
+    center_set = board.center_set
+    for province, unit in units.items():
+        if province in center_set:
+            taken[province] = unit.power
+    return taken
 
 
 def adjustment_due(state: GameState, power: str) -> bool:
@@ -175,25 +217,38 @@ def adjustment_due(state: GameState, power: str) -> bool:
     )
 
 
-def _any_adjustment_due(state: GameState) -> bool:
-    units: dict[str, int] = {}
-    for unit in state.units.values():
-        units[unit.power] = units.get(unit.power, 0) + 1
-    centers: dict[str, int] = {}
-    for owner in state.centers.values():
-        centers[owner] = centers.get(owner, 0) + 1
-    for power in state.powers:
-        delta = centers.get(power, 0) - units.get(power, 0)
-        if delta < 0 or delta > 0 and adjustment_due(state, power):
+def _count(owners: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for owner in owners:
+        counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+def _adjustment_due_in(
+    board: Map,
+    units: Mapping[str, Unit],
+    centers: Mapping[str, str],
+    homes: Mapping[str, tuple[str, ...]],
+    owned: dict[str, int],
+) -> bool:
+    """Whether any power has a removal to make or a build it could place (``owned`` counts
+    each power's centres)."""
+    due = owned.copy()
+    for unit in units.values():
+        due[unit.power] = due.get(unit.power, 0) - 1
+    for power in board.powers:
+        delta = due.get(power, 0)
+        if delta < 0:
+            return True
+        if delta > 0 and any(centers.get(home) == power and home not in units for home in homes.get(power, ())):
             return True
     return False
 
 
 def solo_winner(state: GameState, rules: Rules) -> str | None:
-    needed = rules.victory_centers or state.board.victory_centers
-    counts: dict[str, int] = {}
-    for owner in state.centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    leaders = [p for p, n in counts.items() if n >= needed]
-    return leaders[0] if len(leaders) == 1 else None
+    return _solo_leader(_count(state.centers.values()), rules.victory_centers or state.board.victory_centers)
 
+
+def _solo_leader(owned: dict[str, int], needed: int) -> str | None:
+    leaders = [p for p, n in owned.items() if n >= needed]
+    return leaders[0] if len(leaders) == 1 else None

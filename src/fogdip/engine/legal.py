@@ -14,10 +14,12 @@ supporting fleet could make possible (DATC 6.D.31).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set as AbstractSet
 from random import Random
 
-from fogdip.engine.convoys import convoy_fleet_provinces, route_exists
+from fogdip.engine.convoys import route_exists
 from fogdip.engine.map import Map, UnitKind
+from fogdip.engine.order_facts import remember
 from fogdip.engine.orders import (
     Build,
     Convoy,
@@ -80,28 +82,70 @@ def _adjustment_options(state: GameState, power: str) -> dict[str, list[Order]]:
     return {"BUILD": builds, "WAIVE": [Waive()]}
 
 
-_DIRECT: dict[tuple[str, str, str], tuple[Move, ...]] = {}
-_REACH: dict[tuple[str, str, str], tuple[str, ...]] = {}
+class _Site:
+    """What a unit of one kind on one location can do on a map, whatever the position:
+    shared by every position, as orders and references are immutable."""
+
+    __slots__ = ("ref", "hold", "moves", "into", "reach", "own_into", "at_sea", "on_coast", "orders", "convoy_moves")
+
+    def __init__(self, board: Map, kind: UnitKind, location: str) -> None:
+        self.ref = UnitRef(kind, location)
+        self.hold = remember(Hold(self.ref))
+        self.moves = tuple(remember(Move(self.ref, t)) for t in sorted(board.targets(kind, location)))
+        #: the unit's other orders met so far, by the key :meth:`order` gives them
+        self.orders: dict[tuple[str | UnitRef, ...], Order] = {}
+        self.convoy_moves: dict[tuple[str, bool], Move] = {}
+        origin = board.province_of(location)
+        terrain = board.provinces[origin].terrain
+        #: a fleet that may convoy; an army that may be convoyed
+        self.at_sea = kind == "F" and terrain == "sea"
+        self.on_coast = kind == "A" and terrain == "coast"
+        #: (destination province, entry of MovementOptions.into) for each direct move
+        self.into = tuple((board.province_of(m.target), (origin, m.target, False)) for m in self.moves)
+        #: the provinces the unit can support into, sorted
+        self.reach = tuple(sorted(board.reachable_provinces(kind, location)))
+        #: per province of ``reach``, how many of the unit's own direct moves go there
+        self.own_into = tuple(sum(1 for p, _ in self.into if p == province) for province in self.reach)
 
 
-def _direct_moves(board: Map, kind: UnitKind, location: str) -> tuple[Move, ...]:
-    """Moves without convoy from a location; immutable, so shared between positions."""
-    key = (board.name, kind, location)
-    moves = _DIRECT.get(key)
-    if moves is None:
-        ref = UnitRef(kind, location)
-        moves = tuple(Move(ref, t) for t in sorted(board.targets(kind, location)))
-        _DIRECT[key] = moves
-    return moves
+    def order(self, key: tuple[str | UnitRef, ...]) -> Order:
+        """The unit's order for a key ``("S", supported ref)``, ``("S", supported ref,
+        target)`` or ``("C", army ref, target)``: built once, so that adjudication knows it
+        by identity (:func:`fogdip.engine.order_facts.remember`)."""
+        order = self.orders.get(key)
+        if order is None:
+            order = self.orders[key] = remember(_build(self.ref, key))
+        return order
+
+    def convoy_move(self, target: str, via: bool) -> Move:
+        move = self.convoy_moves.get((target, via))
+        if move is None:
+            move = self.convoy_moves[target, via] = remember(Move(self.ref, target, via_convoy=via))
+        return move
 
 
-def _sorted_reach(board: Map, kind: UnitKind, location: str) -> tuple[str, ...]:
-    key = (board.name, kind, location)
-    reach = _REACH.get(key)
-    if reach is None:
-        reach = tuple(sorted(board.reachable_provinces(kind, location)))
-        _REACH[key] = reach
-    return reach
+def _build(ref: UnitRef, key: tuple[str | UnitRef, ...]) -> Order:
+    verb, other = key[0], key[1]
+    assert isinstance(other, UnitRef)
+    if verb == "C":
+        return Convoy(ref, other, str(key[2]))
+    if len(key) == 2:
+        return SupportHold(ref, other)
+    return SupportMove(ref, other, str(key[2]))
+
+
+# Keyed by the map itself: maps come from get_map() and live as long as the process.
+_SITES: dict[Map, dict[str, _Site]] = {}
+
+
+def _site(board: Map, kind: UnitKind, location: str) -> _Site:
+    sites = _SITES.get(board)
+    if sites is None:
+        sites = _SITES[board] = {}
+    site = sites.get(kind + location)
+    if site is None:
+        site = sites[kind + location] = _Site(board, kind, location)
+    return site
 
 
 class MovementOptions:
@@ -111,69 +155,72 @@ class MovementOptions:
         self.state = state
         self.board: Map = state.board
         self.rules = rules
-        fleets = [p for p, u in state.units.items() if u.kind == "F"]
-        self.convoyers = convoy_fleet_provinces(self.board, fleets)
+        board = self.board
+        self.sites: dict[str, _Site] = {p: _site(board, u.kind, u.location) for p, u in state.units.items()}
+        self.refs: dict[str, UnitRef] = {p: site.ref for p, site in self.sites.items()}
+        self.convoyers = frozenset(p for p, site in self.sites.items() if site.at_sea)
         # army province -> destination -> fleets that may convoy it there
-        self.routes: dict[str, dict[str, set[str]]] = {}
+        self.routes: dict[str, Mapping[str, AbstractSet[str]]] = {}
+        # army province -> destination -> fleets that every route there needs
+        self._needed: dict[str, Mapping[str, AbstractSet[str]]] = {}
+        self._found: dict[str, _Routes] = {}
         if self.convoyers:
-            for province, unit in state.units.items():
-                if unit.kind == "A" and self.board.provinces[province].terrain == "coast":
-                    found = self._convoy_routes(province, necessary=rules.convoy_fleet_must_be_needed)
-                    if found:
-                        self.routes[province] = found
-        self.moves: dict[str, list[Move]] = {p: self._moves(u) for p, u in state.units.items()}
+            necessary = rules.convoy_fleet_must_be_needed
+            for province, site in self.sites.items():
+                if site.on_coast:
+                    found = _convoy_routes(board, self.convoyers, province, necessary)
+                    if found is not None:
+                        self._found[province] = found
+                        self.routes[province] = found.fleets
+                        self._needed[province] = found.needed
+        self.moves: dict[str, tuple[Move, ...]] = {}
         # destination province -> (mover's province, move) for every legal move on the board
         # (``convoyed`` marks army moves that only a convoy makes possible)
         self.into: dict[str, list[tuple[str, str, bool]]] = {}
-        for origin, moves in self.moves.items():
-            mover = state.units[origin]
-            overland = self.board.army_targets(mover.location) if mover.kind == "A" else frozenset()
-            listed: set[str] = set()
-            for move in moves:
-                if move.target in listed:
-                    continue  # the VIA twin of an overland move: one support covers both
-                listed.add(move.target)
-                target = move.target.partition("/")[0]
-                convoyed = mover.kind == "A" and target not in overland
-                self.into.setdefault(target, []).append((origin, move.target, convoyed))
-        self._routes_without: dict[tuple[str, str, str], bool] = {}
-        self.refs: dict[str, UnitRef] = {p: UnitRef(u.kind, u.location) for p, u in state.units.items()}
+        into = self.into
+        # destination province -> armies that only a convoy can carry there
+        self._convoyed_into: dict[str, list[str]] = {}
+        for origin, site in self.sites.items():
+            for target, entry in site.into:
+                listed = into.get(target)
+                if listed is None:
+                    into[target] = [entry]
+                else:
+                    listed.append(entry)
+            found = self._found.get(origin)
+            if found is None:
+                self.moves[origin] = site.moves
+                continue
+            self.moves[origin] = found.moves
+            for target, entry in found.into:
+                into.setdefault(target, []).append(entry)
+                self._convoyed_into.setdefault(target, []).append(origin)
+        self._slots: dict[str, int] | None = None
+        self._convoy_choices: dict[str, list[tuple[str, str]]] | None = None
 
     def for_power(self, power: str) -> dict[str, list[Order]]:
         return {p: self._orders(u) for p, u in self.state.units.items() if u.power == power}
 
-    def _moves(self, unit: Unit) -> list[Move]:
-        moves = list(_direct_moves(self.board, unit.kind, unit.location))
-        convoys = self.routes.get(unit.location)
-        if not convoys:
-            return moves
-        ref = UnitRef(unit.kind, unit.location)
-        adjacent = self.board.army_targets(unit.location)
-        for target in sorted(convoys):
-            moves.append(Move(ref, target, via_convoy=target in adjacent))
-        return moves
-
     def _orders(self, unit: Unit) -> list[Order]:
-        ref = self.refs[unit.location.partition("/")[0]]
-        return [self.order(ref, spec) for spec in self.choices(unit)]
+        site = self.sites[unit.location.partition("/")[0]]
+        return [self._order(site, spec) for spec in self.choices(unit)]
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
         """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
         ``("H",)``, a support ``("S", province)`` / ``("S", province, target)`` or a convoy
         ``("C", army province, target)``. :meth:`order` turns one into an :class:`Order`."""
-        board = self.board
         units = self.state.units
         here = unit.location.partition("/")[0]
         convoyers = self.convoyers
         specs: list[tuple[str, ...] | Move] = [("H",)]
         specs.extend(self.moves[here])
-        for province in _sorted_reach(board, unit.kind, unit.location):
+        for province in self.sites[here].reach:
             if province in units:
                 specs.append(("S", province))
             for origin, target, convoyed in self.into.get(province, ()):
                 if origin == here:
                     continue
-                if convoyed and here in convoyers and not self._route_without(origin, province, here):
+                if convoyed and here in convoyers and here in self._needed[origin][province]:
                     continue  # only a convoy through this very unit could carry it (6.D.31)
                 specs.append(("S", origin, target))
         if unit.kind == "F" and here in self.convoyers:
@@ -185,56 +232,184 @@ class MovementOptions:
 
     def order(self, ref: UnitRef, spec: tuple[str, ...] | Move) -> Order:
         """Turn one entry of :meth:`choices` for the unit ``ref`` into an :class:`Order`."""
+        site = self.sites.get(ref.province)
+        if site is not None and site.ref == ref:
+            return self._order(site, spec)
         if isinstance(spec, Move):
             return spec
         if spec[0] == "H":
             return Hold(ref)
-        if spec[0] == "C":
-            return Convoy(ref, self.refs[spec[1]], spec[2])
+        return _build(ref, (spec[0], self.refs[spec[1]], *spec[2:]))
+
+    def _order(self, site: _Site, spec: tuple[str, ...] | Move) -> Order:
+        if isinstance(spec, Move):
+            return spec
+        if spec[0] == "H":
+            return site.hold
         if len(spec) == 2:
-            return SupportHold(ref, self.refs[spec[1]])
-        return SupportMove(ref, self.refs[spec[1]], spec[2])
+            return site.order((spec[0], self.refs[spec[1]]))
+        return site.order((spec[0], self.refs[spec[1]], spec[2]))
 
     def sample(self, unit: Unit, rng: Random) -> Order:
-        """One legal order of ``unit``, chosen uniformly, building only that one."""
-        return self.order(self.refs[unit.location.partition("/")[0]], rng.choice(self.choices(unit)))
+        """One legal order of ``unit``, chosen uniformly, building only that one.
 
-    def _route_without(self, origin: str, destination: str, excluded: str) -> bool:
-        key = (origin, destination, excluded)
-        known = self._routes_without.get(key)
-        if known is None:
-            known = route_exists(self.board, self.convoyers, origin, destination, excluding=excluded)
-            self._routes_without[key] = known
-        return known
-
-    def _convoy_routes(self, origin: str, necessary: bool) -> dict[str, set[str]]:
-        """Destinations reachable by convoy from ``origin``, with the fleets on such routes.
-
-        With ``necessary``, only chordless chains count, so every listed fleet is needed by
-        some route (DATC 6.G.19)."""
-        board = self.board
-        neighbours = board.neighbours
-        convoyers = self.convoyers
-        found: dict[str, set[str]] = {}
-        path: list[str] = []
-
-        def visit(here: str) -> None:
-            path.append(here)
-            for target in neighbours[here]:
-                if target == origin or board.provinces[target].terrain != "coast":
+        Draws exactly as ``rng.choice(self.choices(unit))`` would, so a seed plays the same
+        game either way."""
+        here = unit.location.partition("/")[0]
+        site = self.sites[here]
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = self._support_slots()
+        moves = self.moves[here]
+        # choices() lists the hold, the moves, then per province of reach a support to hold
+        # (if occupied) and one per move into it, other than the unit's own direct moves;
+        # a fleet at sea then leaves out supports only a convoy through it could make
+        # possible, and ends with its convoys.
+        skip: set[tuple[str, str]] = set()
+        convoys: list[tuple[str, str]] = []
+        if here in self.convoyers:
+            skip = self._supports_through(here, site)
+            if self._convoy_choices is None:
+                self._convoy_choices = self._convoys_by_fleet()
+            convoys = self._convoy_choices.get(here, [])
+        supports = sum(map(slots.__getitem__, site.reach)) - len(site.moves) - len(skip)
+        k = rng.choice(range(1 + len(moves) + supports + len(convoys)))
+        if k == 0:
+            return site.hold
+        if k <= len(moves):
+            return moves[k - 1]
+        k -= 1 + len(moves)
+        if k >= supports:
+            army, target = convoys[k - supports]
+            return site.order(("C", self.refs[army], target))
+        units = self.state.units
+        for province, own in zip(site.reach, site.own_into):
+            size = slots[province] - own
+            if skip:
+                size -= sum(1 for origin, there in skip if there == province)
+            if k >= size:
+                k -= size
+                continue
+            if province in units:
+                if k == 0:
+                    return site.order(("S", self.refs[province]))
+                k -= 1
+            for origin, target, convoyed in self.into[province]:
+                if origin == here or convoyed and (origin, province) in skip:
                     continue
-                if necessary and any(target in neighbours[p] for p in path[:-1]):
-                    continue
-                found.setdefault(target, set()).update(path)
-            for there in neighbours[here]:
-                if there not in convoyers or there in path:
-                    continue
-                if necessary and (origin in neighbours[there] or any(there in neighbours[p] for p in path[:-1])):
-                    continue
-                visit(there)
-            path.pop()
+                if k == 0:
+                    return site.order(("S", self.refs[origin], target))
+                k -= 1
+        raise AssertionError("sample() and choices() disagree")  # pragma: no cover
 
-        for first in neighbours[origin]:
-            if first in convoyers:
-                visit(first)
-        return found
+    def _supports_through(self, here: str, site: _Site) -> set[tuple[str, str]]:
+        """(army, destination) of the convoyed moves that only a convoy through the fleet in
+        ``here`` could carry: the fleet may not support them (6.D.31)."""
+        skip: set[tuple[str, str]] = set()
+        for province in site.reach:
+            for origin in self._convoyed_into.get(province, ()):
+                if here in self._needed[origin][province]:
+                    skip.add((origin, province))
+        return skip
+
+    def _convoys_by_fleet(self) -> dict[str, list[tuple[str, str]]]:
+        """Per fleet, (army, destination) of every convoy it may order, in choices() order."""
+        by_fleet: dict[str, list[tuple[str, str]]] = {}
+        for army, destinations in self.routes.items():
+            for target in sorted(destinations):
+                for fleet in destinations[target]:
+                    by_fleet.setdefault(fleet, []).append((army, target))
+        return by_fleet
+
+    def _support_slots(self) -> dict[str, int]:
+        """Per province: 1 if a unit stands there, plus the moves into it."""
+        slots = dict.fromkeys(self.board.provinces, 0)
+        for province in self.state.units:
+            slots[province] = 1
+        for province, entries in self.into.items():
+            slots[province] += len(entries)
+        return slots
+
+
+class _Routes:
+    """Convoy routes from one army's province, by destination: the fleets on some route, and
+    the fleets on every route (without which the army cannot get there); and what follows
+    for the army: all its moves, and the ``MovementOptions.into`` entries of the moves only
+    a convoy makes possible (a VIA twin of an overland move adds none: one support covers
+    both)."""
+
+    __slots__ = ("fleets", "needed", "moves", "into")
+
+    def __init__(self, board: Map, origin: str, fleets: dict[str, frozenset[str]], convoyers: frozenset[str]) -> None:
+        self.fleets = fleets
+        # A fleet no route needs can be left out and some route (a chordless one within any
+        # route) still works; only fleets on the routes found are worth trying.
+        self.needed = {
+            target: frozenset(f for f in on_route if not route_exists(board, convoyers, origin, target, excluding=f))
+            for target, on_route in fleets.items()
+        }
+        site = _site(board, "A", origin)
+        adjacent = board.army_targets(origin)
+        targets = sorted(fleets)
+        self.moves = site.moves + tuple(site.convoy_move(t, t in adjacent) for t in targets)
+        self.into = tuple((t, (origin, t, True)) for t in targets if t not in adjacent)
+
+
+_ROUTES: dict[tuple[Map, str, frozenset[str], bool], _Routes | None] = {}
+# Routes depend on few fleets and recur from one position to the next; the cache is bounded
+# for long-running processes.
+_ROUTES_LIMIT = 50_000
+
+
+def _convoy_routes(board: Map, convoyers: frozenset[str], origin: str, necessary: bool) -> _Routes | None:
+    """Destinations reachable by convoy from ``origin``, with the fleets on such routes.
+
+    With ``necessary``, only chordless chains count, so every listed fleet is needed by
+    some route (DATC 6.G.19)."""
+    neighbours = board.neighbours
+    # Only the fleets linked to ``origin`` by a chain of fleets matter: cache on those.
+    chain = {f for f in neighbours[origin] if f in convoyers}
+    if not chain:
+        return None
+    frontier = list(chain)
+    while frontier:
+        here = frontier.pop()
+        for there in neighbours[here]:
+            if there in convoyers and there not in chain:
+                chain.add(there)
+                frontier.append(there)
+    key = (board, origin, frozenset(chain), necessary)
+    if key in _ROUTES:
+        return _ROUTES[key]
+    if len(_ROUTES) >= _ROUTES_LIMIT:
+        _ROUTES.clear()
+    fleets = _search_routes(board, convoyers, origin, necessary)
+    found = _ROUTES[key] = _Routes(board, origin, fleets, convoyers) if fleets else None
+    return found
+
+
+def _search_routes(board: Map, convoyers: frozenset[str], origin: str, necessary: bool) -> dict[str, frozenset[str]]:
+    neighbours = board.neighbours
+    found: dict[str, set[str]] = {}
+    path: list[str] = []
+
+    def visit(here: str) -> None:
+        path.append(here)
+        for target in neighbours[here]:
+            if target == origin or board.provinces[target].terrain != "coast":
+                continue
+            if necessary and any(target in neighbours[p] for p in path[:-1]):
+                continue
+            found.setdefault(target, set()).update(path)
+        for there in neighbours[here]:
+            if there not in convoyers or there in path:
+                continue
+            if necessary and (origin in neighbours[there] or any(there in neighbours[p] for p in path[:-1])):
+                continue
+            visit(there)
+        path.pop()
+
+    for first in neighbours[origin]:
+        if first in convoyers:
+            visit(first)
+    return {target: frozenset(fleets) for target, fleets in found.items()}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import tomllib
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
@@ -106,6 +106,11 @@ class Map:
     @property
     def supply_centers(self) -> tuple[str, ...]:
         return tuple(code for code, p in self.provinces.items() if p.supply_center)
+
+    @cached_property
+    def center_set(self) -> frozenset[str]:
+        """The supply centres, for membership tests."""
+        return frozenset(self.supply_centers)
 
     def home_centers(self, power: str) -> tuple[str, ...]:
         return tuple(code for code, p in self.provinces.items() if p.home == power)

@@ -11,6 +11,8 @@ convoys in the cycle fail (the Szykman rule).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fogdip.engine.units import Unit
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = range(5)
@@ -22,18 +24,25 @@ _UNRESOLVED, _VISITED, _RESOLVED = range(3)
 class Node:
     """One unit's order, as the resolver sees it. ``target`` is a province."""
 
-    __slots__ = ("unit", "kind", "province", "target", "target_location", "supported", "route", "supporters", "convoyers")
+    __slots__ = (
+        "unit", "kind", "province", "target", "target_location", "supported", "via", "route", "supporters",
+        "convoyers",
+    )
 
-    def __init__(self, unit: Unit, kind: int, province: str) -> None:
+    def __init__(
+        self, unit: Unit, kind: int, province: str, target: str = "", target_location: str = "",
+        supported: str = "", via: bool = False,
+    ) -> None:
         self.unit = unit
         self.kind = kind
         self.province = province
-        self.target = ""
-        self.target_location = ""
-        self.supported = ""
+        self.target = target
+        self.target_location = target_location
+        self.supported = supported
+        self.via = via
         self.route = DIRECT
-        self.supporters: list[int] = []
-        self.convoyers: list[int] = []
+        self.supporters: Sequence[int] = []
+        self.convoyers: Sequence[int] = []
 
 
 class MovementResolver:
@@ -48,14 +57,27 @@ class MovementResolver:
         "guess_based", "recursion_hits", "paradox",
     )
 
-    def __init__(self, nodes: list[Node], neighbours: dict[str, frozenset[str]]) -> None:
+    def __init__(
+        self,
+        nodes: list[Node],
+        neighbours: dict[str, frozenset[str]],
+        at: dict[str, int] | None = None,
+        moves_into: dict[str, list[int]] | None = None,
+    ) -> None:
+        """``at`` and ``moves_into``, when the caller has them already, must be what this
+        would compute from ``nodes``: each node's index by province, and the moves into each
+        province in node order."""
         self.nodes = nodes
         self.neighbours = neighbours
-        self.at: dict[str, int] = {n.province: i for i, n in enumerate(nodes)}
-        self.moves_into: dict[str, list[int]] = {}
-        for i, node in enumerate(nodes):
-            if node.kind == MOVE:
-                self.moves_into.setdefault(node.target, []).append(i)
+        if at is None:
+            at = {n.province: i for i, n in enumerate(nodes)}
+        if moves_into is None:
+            moves_into = {}
+            for i, node in enumerate(nodes):
+                if node.kind == MOVE:
+                    moves_into.setdefault(node.target, []).append(i)
+        self.at = at
+        self.moves_into = moves_into
         count = len(nodes)
         self.result = [False] * count
         self.state = [_UNRESOLVED] * count
@@ -66,9 +88,20 @@ class MovementResolver:
         self.paradox: set[int] = set()
 
     def run(self) -> list[bool]:
-        for i in range(len(self.nodes)):
-            self.resolve(i)
-        return self.result
+        result = self.result
+        state = self.state
+        moves_into = self.moves_into
+        # Holds, and supports or convoys nobody attacks, depend on no other decision: settling
+        # them up front gives what resolving them would, without the cycle bookkeeping.
+        for i, node in enumerate(self.nodes):
+            kind = node.kind
+            if kind == HOLD or (kind != MOVE and node.province not in moves_into):
+                result[i] = True
+                state[i] = _RESOLVED
+        for i in range(len(result)):
+            if state[i] != _RESOLVED:
+                self.resolve(i)
+        return result
 
     # --- the generic resolver ----------------------------------------------------------------
 
@@ -178,9 +211,11 @@ class MovementResolver:
                 return False
         elif attack <= self.hold_strength(node.target):
             return False
-        for r in self.moves_into[node.target]:
-            if r != i and attack <= self.prevent_strength(r):
-                return False
+        movers = self.moves_into[node.target]
+        if len(movers) > 1:
+            for r in movers:
+                if r != i and attack <= self.prevent_strength(r):
+                    return False
         return True
 
     def adjudicate_support(self, i: int) -> bool:
@@ -192,7 +227,7 @@ class MovementResolver:
             mover = self.nodes[r]
             if mover.unit.power == node.unit.power or mover.province == node.target:
                 continue
-            if self.has_path(r):
+            if mover.route == DIRECT or self.convoy_path(r):
                 return False
         for r in attackers:
             if self.nodes[r].province == node.target and self.resolve(r):
@@ -244,18 +279,22 @@ class MovementResolver:
         return j
 
     def support_count(self, i: int, excluding_power: str | None = None) -> int:
+        supporters = self.nodes[i].supporters
+        if not supporters:
+            return 0
         count = 0
-        for s in self.nodes[i].supporters:
+        state = self.state
+        for s in supporters:
             if excluding_power is not None and self.nodes[s].unit.power == excluding_power:
                 continue
-            if self.resolve(s):
+            if self.result[s] if state[s] == _RESOLVED else self.resolve(s):
                 count += 1
         return count
 
     def attack_strength(self, i: int) -> int:
-        if not self.has_path(i):
-            return 0
         node = self.nodes[i]
+        if node.route != DIRECT and not self.convoy_path(i):
+            return 0
         j = self.at.get(node.target)
         if j is None:
             return 1 + self.support_count(i)
@@ -278,7 +317,7 @@ class MovementResolver:
         return 1 + self.support_count(i)
 
     def prevent_strength(self, i: int) -> int:
-        if not self.has_path(i):
+        if self.nodes[i].route != DIRECT and not self.convoy_path(i):
             return 0
         opponent = self.head_to_head_opponent(i)
         if opponent is not None and self.resolve(opponent):

@@ -1,9 +1,17 @@
-"""Adjudicating a movement phase: from checked orders to resolver nodes to a resolution record."""
+"""Adjudicating a movement phase: from orders to resolver nodes to a resolution record.
+
+Bots adjudicate thousands of phases, so this path does per phase only what depends on the
+phase: what the resolver needs from an order, and its text, come from
+:mod:`fogdip.engine.order_facts`, worked out once per distinct order; reasons are written only
+when asked for.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
+from fogdip.engine.errors import FogdipError
 from fogdip.engine.movement import (
     BY_CONVOY,
     CONVOY,
@@ -15,18 +23,48 @@ from fogdip.engine.movement import (
     MovementResolver,
     Node,
 )
-from fogdip.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from fogdip.engine.order_facts import KNOWN, default_hold, known_info, order_info
+from fogdip.engine.orders import Order, Waive
 from fogdip.engine.outcomes import OrderResult
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Unit
 from fogdip.engine.validate import CheckedOrder
 
-_KIND_OF = {"hold": HOLD, "move": MOVE, "support_hold": SUPPORT_HOLD, "support_move": SUPPORT_MOVE, "convoy": CONVOY}
+_EMPTY: frozenset[str] = frozenset()
+_NONE: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MovementOutcome:
+class UnitOrder(Node):
+    """A resolver node that also carries what the record reports: the order as given (an
+    illegal one stays as written while the unit holds), its text, why it is illegal
+    (``None`` if it is legal) and whether the unit had no order at all."""
+
+    __slots__ = ("order", "text", "illegal", "defaulted")
+
+    def __init__(
+        self, unit: Unit, kind: int, province: str, target: str, target_location: str, supported: str, via: bool,
+        order: Order, text: str, illegal: str | None = None, defaulted: bool = False,
+    ) -> None:
+        # Every attribute is set here rather than through Node.__init__: one call per unit.
+        self.unit = unit
+        self.kind = kind
+        self.province = province
+        self.target = target
+        self.target_location = target_location
+        self.supported = supported
+        self.via = via
+        self.route = DIRECT
+        # Most units get no support and no convoy: share one empty tuple until they do.
+        self.supporters = _NONE
+        self.convoyers = _NONE
+        self.order = order
+        self.text = text
+        self.illegal = illegal
+        self.defaulted = defaulted
+
+
+class MovementOutcome(NamedTuple):
     results: list[OrderResult]
     units: dict[str, Unit]
     dislodged: dict[str, Dislodged]
@@ -38,46 +76,107 @@ class MovementOutcome:
 
 
 def resolve_movement(
-    state: GameState, checked: dict[str, CheckedOrder], rules: Rules, explain: bool = True
+    state: GameState, checked: Mapping[str, CheckedOrder], rules: Rules, explain: bool = True
 ) -> MovementOutcome:
-    """Resolve a movement phase. ``checked`` holds one order per unit, keyed by province."""
-    board = state.board
-    nodes: list[Node] = []
-    index: dict[str, int] = {}
-    for province, unit in state.units.items():
-        entry = checked.get(province)
-        order: Order = entry.order if entry is not None and entry.legal else Hold(UnitRef(unit.kind, unit.location))
-        index[province] = len(nodes)
-        nodes.append(_node(unit, order))
+    """Resolve a movement phase. ``checked`` holds one order per unit, keyed by province.
+    The results come sorted by power, then province."""
+    given: dict[str, UnitOrder] = {}
+    for province, entry in checked.items():
+        unit = state.units[province]
+        if entry.legal:
+            kind, _, target, location, supported, via, _ = known_info(entry.order)
+            given[province] = UnitOrder(unit, kind, province, target, location, supported, via, entry.order, entry.text)
+        else:
+            given[province] = UnitOrder(unit, HOLD, province, "", "", "", False, entry.order, entry.text, entry.reason)
+    return _resolve(state, given, rules, explain)
 
-    _link(nodes, index, state, checked, rules)
-    resolver = MovementResolver(nodes, board.neighbours)
+
+def resolve_trusted(
+    state: GameState, orders: Mapping[str, Iterable[str | Order]], rules: Rules, explain: bool = False
+) -> MovementOutcome | None:
+    """Resolve a movement phase whose orders (power to orders) are known to be legal in this
+    position, as :func:`fogdip.engine.legal.legal_orders` gives them: they are not checked.
+    Returns ``None`` if a unit was given two orders, which only checking can settle."""
+    units = state.units
+    given: dict[str, UnitOrder] = {}
+    for power in sorted(orders):
+        for order in orders[power]:
+            known = KNOWN.get(id(order))
+            if known is not None:
+                info = known[1]
+            elif isinstance(order, str) or isinstance(order, Waive):
+                raise FogdipError("assume_legal takes Order values from legal_orders(), not texts")
+            else:
+                info = order_info(order)
+            kind, province, target, location, supported, via, text = info
+            unit = units.get(province)
+            if unit is None:
+                raise FogdipError(f"assume_legal: {text} commands no unit; take orders from legal_orders(state)")
+            if province in given:
+                return None
+            given[province] = UnitOrder(
+                unit, kind, province, target, location, supported, via, order, text  # type: ignore[arg-type]
+            )
+    return _resolve(state, given, rules, explain)
+
+
+def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explain: bool) -> MovementOutcome:
+    """``given`` holds the units' order nodes by province; units without one hold."""
+    board = state.board
+    nodes: list[UnitOrder] = []
+    index: dict[str, int] = {}
+    moves_into: dict[str, list[int]] = {}
+    movers: list[int] = []
+    others: list[int] = []  # supports and convoys
+    for province, unit in state.units.items():
+        i = len(nodes)
+        node = given.get(province)
+        if node is None:
+            node = UnitOrder(unit, HOLD, province, "", "", "", False, default_hold(unit), "", None, True)
+        elif node.kind == MOVE:
+            movers.append(i)
+            into = moves_into.get(node.target)
+            if into is None:
+                moves_into[node.target] = [i]
+            else:
+                into.append(i)
+        elif node.kind != HOLD:
+            others.append(i)
+        index[province] = i
+        nodes.append(node)
+
+    counted = _link(nodes, index, movers, others, board.army_adjacency, rules)
+    resolver = MovementResolver(nodes, board.neighbours, index, moves_into)  # type: ignore[arg-type]
     decisions = resolver.run()
 
-    counted = {s for node in nodes for s in node.supporters}
-    units: dict[str, Unit] = {}
     moves: dict[str, str] = {}
-    dislodged_from: dict[str, str] = {}
     convoy_paths: dict[str, tuple[str, ...]] = {}
-    supports: dict[str, str] = {}
-    for i, node in enumerate(nodes):
-        if node.kind == MOVE and decisions[i]:
-            moves[node.province] = node.target_location
-            if resolver.is_convoyed(i):
-                convoy_paths[node.province] = _used_route(resolver, i, board.neighbours)
-        elif node.kind in (SUPPORT_HOLD, SUPPORT_MOVE) and decisions[i] and i in counted:
-            supports[node.province] = node.supported
-    for i, node in enumerate(nodes):
-        if node.province in moves:
+    victims: list[tuple[int, int]] = []
+    for i in movers:
+        if not decisions[i]:
             continue
-        attacker = resolver.dislodger(i)
-        if attacker is not None:
-            dislodged_from[node.province] = nodes[attacker].province
-        else:
-            units[node.province] = node.unit
-    for origin, location in moves.items():
-        unit = nodes[index[origin]].unit
-        units[board.province_of(location)] = Unit(unit.power, unit.kind, location)
+        node = nodes[i]
+        moves[node.province] = node.target_location
+        if node.route != DIRECT:
+            convoy_paths[node.province] = _used_route(resolver, i, board.neighbours)
+        j = index.get(node.target)
+        if j is not None and not (nodes[j].kind == MOVE and decisions[j]):
+            victims.append((j, i))
+    supports = {nodes[i].province: nodes[i].supported for i in sorted(counted) if decisions[i]}
+
+    dislodged_from: dict[str, str] = {}
+    if victims:
+        victims.sort()
+        for j, i in victims:
+            dislodged_from[nodes[j].province] = nodes[i].province
+    if moves:
+        units = {p: u for p, u in state.units.items() if p not in moves and p not in dislodged_from}
+        for origin, location in moves.items():
+            node = nodes[index[origin]]
+            unit = node.unit
+            units[node.target] = Unit(unit.power, unit.kind, location)
+    else:
+        units = dict(state.units)
 
     standoffs = _standoffs(resolver, units)
     dislodged: dict[str, Dislodged] = {}
@@ -93,72 +192,60 @@ def resolve_movement(
         )
         dislodged[province] = Dislodged(unit, attacker_from, options)
 
-    results = [
-        _result(resolver, i, node, checked.get(node.province), counted, dislodged_from, explain)
-        for i, node in enumerate(nodes)
-    ]
+    # By power, then province: one string per unit sorts faster than pairs ("\0" sorts first).
+    ordered = sorted(range(len(nodes)), key=[node.unit.power + "\0" + node.province for node in nodes].__getitem__)
+    results = _results(resolver, nodes, ordered, counted, dislodged_from, explain)
     return MovementOutcome(results, units, dislodged, moves, dislodged_from, convoy_paths, supports, standoffs)
 
 
-def _node(unit: Unit, order: Order) -> Node:
-    kind = _KIND_OF[order.kind]
-    node = Node(unit=unit, kind=kind, province=unit.province)
-    if isinstance(order, Move):
-        node.target_location = order.target
-        node.target = order.target.partition("/")[0]
-    elif isinstance(order, SupportHold):
-        node.supported = order.supported.province
-        node.target = node.supported
-    elif isinstance(order, SupportMove):
-        node.supported = order.supported.province
-        node.target = order.target.partition("/")[0]
-        node.target_location = order.target
-    elif isinstance(order, Convoy):
-        node.supported = order.army.province
-        node.target = order.target
-    return node
-
-
-def _link(nodes: list[Node], index: dict[str, int], state: GameState, checked: dict[str, CheckedOrder], rules: Rules) -> None:
-    """Attach matching supports and convoys, and settle how each army move travels."""
-    board = state.board
-    for s, node in enumerate(nodes):
-        if node.kind == SUPPORT_HOLD:
-            j = index.get(node.supported)
-            if j is not None and nodes[j].kind != MOVE:
-                nodes[j].supporters.append(s)
-        elif node.kind == SUPPORT_MOVE:
-            j = index.get(node.supported)
-            if j is None:
-                continue
-            mover = nodes[j]
-            if mover.kind != MOVE or mover.target != node.target:
-                continue
-            if "/" in node.target_location and mover.unit.kind == "F" and node.target_location != mover.target_location:
-                continue  # DATC 4.B.4: a named coast must match
-            mover.supporters.append(s)
-        elif node.kind == CONVOY:
-            j = index.get(node.supported)
-            if j is not None and nodes[j].kind == MOVE and nodes[j].target == node.target and nodes[j].unit.kind == "A":
-                nodes[j].convoyers.append(s)
-    for i, node in enumerate(nodes):
-        if node.kind != MOVE or node.unit.kind != "A":
+def _link(
+    nodes: list[UnitOrder],
+    index: dict[str, int],
+    movers: list[int],
+    others: list[int],
+    army_adjacency: dict[str, frozenset[str]],
+    rules: Rules,
+) -> set[int]:
+    """Attach matching supports and convoys (``others``), and settle how each army move
+    travels. Returns the supports that match the supported unit's order."""
+    counted: set[int] = set()
+    for s in others:
+        node = nodes[s]
+        kind = node.kind
+        j = index.get(node.supported)
+        if j is None:
             continue
-        adjacent = node.target in board.army_targets(node.unit.location)
-        if not adjacent:
+        other = nodes[j]
+        if kind == SUPPORT_HOLD:
+            if other.kind != MOVE:
+                other.supporters = [*other.supporters, s]
+                counted.add(s)
+        elif kind == SUPPORT_MOVE:
+            if other.kind != MOVE or other.target != node.target:
+                continue
+            if "/" in node.target_location and other.unit.kind == "F" and node.target_location != other.target_location:
+                continue  # DATC 4.B.4: a named coast must match
+            other.supporters = [*other.supporters, s]
+            counted.add(s)
+        elif other.kind == MOVE and other.target == node.target and other.unit.kind == "A":
+            other.convoyers = [*other.convoyers, s]
+    for i in movers:
+        node = nodes[i]
+        if node.unit.kind != "A":
+            continue
+        if node.target not in army_adjacency.get(node.province, _EMPTY):
             node.route = BY_CONVOY
             continue
-        entry = checked.get(node.province)
-        via = bool(entry and isinstance(entry.order, Move) and entry.order.via_convoy)
-        intent = via or (
+        intent = node.via or (
             rules.adjacent_convoy_intent == "rulebook"
             and any(nodes[f].unit.power == node.unit.power for f in node.convoyers)
         )
         if not intent or (not node.convoyers and rules.via_convoy_falls_back_to_land):
             node.route = DIRECT
-            node.convoyers.clear()
+            node.convoyers = _NONE
         else:
             node.route = BY_CONVOY
+    return counted
 
 
 def _used_route(resolver: MovementResolver, i: int, neighbours: dict[str, frozenset[str]]) -> tuple[str, ...]:
@@ -192,74 +279,102 @@ def _standoffs(resolver: MovementResolver, units: dict[str, Unit]) -> tuple[str,
     return tuple(sorted(contested))
 
 
-def _result(
+_new_result = tuple.__new__
+_VOID = ("void",)
+_BOUNCE = ("bounce",)
+_CUT = ("cut",)
+_DISRUPTED = ("disrupted",)
+_NO_CONVOY = ("no convoy",)
+
+
+def _results(
     resolver: MovementResolver,
-    i: int,
-    node: Node,
-    entry: CheckedOrder | None,
+    nodes: list[UnitOrder],
+    ordered: list[int],
     counted: set[int],
     dislodged_from: dict[str, str],
     explain: bool,
-) -> OrderResult:
-    unit = node.unit
-    nodes = resolver.nodes
-    ok = resolver.result[i]
-    defaulted = entry is None
-    legal = entry is None or entry.legal
-    order: Order = entry.order if entry is not None else Hold(UnitRef(unit.kind, unit.location))
-    text = entry.text if entry is not None else ""
-    words: list[str] = []
-    reason = ""
-    if not legal:
-        outcome, reason = "illegal", entry.reason if entry else ""
-        words.append("void")
-    elif node.kind == MOVE:
-        if ok:
-            outcome = "moved"
-            reason = f"{unit} moved to {node.target_location}" if explain else ""
-        elif not resolver.has_path(i):
-            if any(resolver.result[f] is False for f in node.convoyers) or resolver.paradox & set(node.convoyers):
-                outcome, words = "disrupted", ["disrupted"]
-                reason = f"{unit} was not convoyed: the convoy was disrupted" if explain else ""
+) -> list[OrderResult]:
+    """Each unit's result, in the given order of nodes."""
+    decisions = resolver.result
+    results: list[OrderResult] = []
+    for i in ordered:
+        node = nodes[i]
+        kind = node.kind
+        words: tuple[str, ...]
+        if node.illegal is not None:
+            outcome, words = "illegal", _VOID
+        elif kind == HOLD:
+            outcome, words = "held", ()
+        elif kind == MOVE:
+            if decisions[i]:
+                outcome, words = "moved", ()
+            elif resolver.has_path(i):
+                outcome, words = "bounced", _BOUNCE
+            elif any(decisions[f] is False for f in node.convoyers) or resolver.paradox & set(node.convoyers):
+                outcome, words = "disrupted", _DISRUPTED
             else:
-                outcome, words = "no-path", ["no convoy"]
-                reason = f"{unit} found no convoy to {node.target}" if explain else ""
+                outcome, words = "no-path", _NO_CONVOY
+        elif kind == CONVOY:
+            army = resolver.at.get(node.supported)
+            if army is None or i not in nodes[army].convoyers:
+                outcome, words = "void", _VOID
+            elif i in resolver.paradox or not decisions[i]:
+                outcome, words = "disrupted", _DISRUPTED
+            else:
+                outcome, words = ("convoyed" if decisions[army] else "convoy-unused"), ()
+        elif i not in counted:
+            outcome, words = "void", _VOID
+        elif decisions[i]:
+            outcome, words = "supported", ()
         else:
-            outcome, words = "bounced", ["bounce"]
-            reason = _bounce_reason(resolver, i) if explain else ""
-    elif node.kind in (SUPPORT_HOLD, SUPPORT_MOVE):
-        if i not in counted:
-            outcome, words = "void", ["void"]
-            reason = f"{unit}: the supported unit did not {'hold' if node.kind == SUPPORT_HOLD else 'make that move'}" if explain else ""
-        elif ok:
-            outcome = "supported"
-            reason = f"{unit} gave its support" if explain else ""
-        else:
-            outcome, words = "cut", ["cut"]
-            reason = _cut_reason(resolver, i) if explain else ""
-    elif node.kind == CONVOY:
-        army = resolver.at.get(node.supported)
-        if army is None or i not in nodes[army].convoyers:
-            outcome, words = "void", ["void"]
-            reason = f"{unit}: the army did not make that move" if explain else ""
-        elif i in resolver.paradox:
-            outcome, words = "disrupted", ["disrupted"]
-            reason = f"{unit}: the convoy is part of a paradox and fails (Szykman rule)" if explain else ""
-        elif not ok:
-            outcome, words = "disrupted", ["disrupted"]
-            reason = f"{unit} was dislodged and its convoy disrupted" if explain else ""
-        else:
-            outcome = "convoyed" if resolver.result[army] else "convoy-unused"
-            reason = f"{unit} convoyed" if explain else ""
-    else:
-        outcome = "held"
-        reason = f"{unit} held" if explain and not defaulted else (f"{unit} had no order and held" if explain else "")
-    attacker = dislodged_from.get(node.province)
-    if attacker is not None:
-        words.append("dislodged")
-        if explain:
-            reason = (reason + "; " if reason else "") + f"dislodged by {nodes[resolver.at[attacker]].unit} from {attacker}"
-    return OrderResult(unit.power, unit, order, text, legal, defaulted, outcome, tuple(words), reason, attacker)
+            outcome, words = "cut", _CUT
+        # Why an order is illegal is part of the record even unexplained: it was never carried out.
+        reason = _reason(resolver, i, node, outcome) if explain else node.illegal or ""
+        attacker = dislodged_from.get(node.province) if dislodged_from else None
+        if attacker is not None:
+            words += ("dislodged",)
+            if explain:
+                by = nodes[resolver.at[attacker]].unit
+                reason = (reason + "; " if reason else "") + f"dislodged by {by} from {attacker}"
+        unit = node.unit
+        # tuple.__new__ is what OrderResult(...) runs, minus the generated __new__'s call: this
+        # runs for every unit of every phase.
+        results.append(_new_result(OrderResult, (
+            unit.power, unit, node.order, node.text, node.illegal is None, node.defaulted, outcome, words, reason,
+            attacker,
+        )))
+    return results
+
+
+def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: str) -> str:
+    """Why an order had its outcome, for the judge (the fog layer redacts it for players)."""
+    unit = node.unit
+    if outcome == "illegal":
+        return node.illegal or ""
+    if outcome == "held":
+        return f"{unit} had no order and held" if node.defaulted else f"{unit} held"
+    if outcome == "moved":
+        return f"{unit} moved to {node.target_location}"
+    if outcome == "bounced":
+        return _bounce_reason(resolver, i)
+    if outcome == "no-path":
+        return f"{unit} found no convoy to {node.target}"
+    if outcome == "supported":
+        return f"{unit} gave its support"
+    if outcome == "cut":
+        return _cut_reason(resolver, i)
+    if outcome in ("convoyed", "convoy-unused"):
+        return f"{unit} convoyed"
+    if node.kind == MOVE:  # disrupted
+        return f"{unit} was not convoyed: the convoy was disrupted"
+    if outcome == "void":
+        if node.kind == CONVOY:
+            return f"{unit}: the army did not make that move"
+        return f"{unit}: the supported unit did not {'hold' if node.kind == SUPPORT_HOLD else 'make that move'}"
+    if i in resolver.paradox:
+        return f"{unit}: the convoy is part of a paradox and fails (Szykman rule)"
+    return f"{unit} was dislodged and its convoy disrupted"
 
 
 def _bounce_reason(resolver: MovementResolver, i: int) -> str:

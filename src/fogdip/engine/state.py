@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from fogdip.engine.map import Map, standard_map
 from fogdip.engine.units import Phase, Unit
@@ -73,7 +74,17 @@ class GameState:
 
     def adjustment(self, power: str) -> int:
         """Builds (positive) or removals (negative) due in an adjustment phase."""
-        return self.center_count(power) - sum(1 for u in self.units.values() if u.power == power)
+        return self._adjustments.get(power, 0)
+
+    @cached_property
+    def _adjustments(self) -> dict[str, int]:
+        # Asked for every power and every order of an adjustment phase; the state never changes.
+        due: dict[str, int] = {}
+        for owner in self.centers.values():
+            due[owner] = due.get(owner, 0) + 1
+        for unit in self.units.values():
+            due[unit.power] = due.get(unit.power, 0) - 1
+        return due
 
     def is_eliminated(self, power: str) -> bool:
         return (

@@ -12,7 +12,7 @@ for the judge; the fog layer must redact them before a power sees them (docs/rul
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fogdip.engine.convoys import convoy_fleet_provinces, fleet_on_route, route_exists
 from fogdip.engine.map import Map
@@ -36,8 +36,7 @@ from fogdip.engine.units import Unit
 _KIND_NAMES = {"A": "an army", "F": "a fleet"}
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedOrder:
+class CheckedOrder(NamedTuple):
     """An order after checking: ``order`` is normalised when legal, as written otherwise."""
 
     power: str

@@ -1,0 +1,116 @@
+"""The engine's fast paths give exactly what the general paths give.
+
+Bots adjudicate with ``assume_legal=True`` and sample one order per unit; both skip work the
+general paths do (checking, listing every choice), so they are pinned to them here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fogdip.bots.random_bot import random_orders
+from fogdip.engine.errors import FogdipError
+from fogdip.engine.judge import adjudicate
+from fogdip.engine.legal import MovementOptions, legal_orders
+from fogdip.engine.orders import Hold, Move, Order, UnitRef
+from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.rules import Rules, get_rules
+from fogdip.engine.state import GameState
+
+EDITIONS = [get_rules("2023"), get_rules("2000"), get_rules("2000").with_options(convoy_fleet_must_be_needed=False)]
+
+
+def positions(seed: int, phases: int, rules: Rules) -> list[GameState]:
+    rng = random.Random(seed)
+    state = GameState.initial()
+    seen = [state]
+    for _ in range(phases):
+        if state.completed:
+            break
+        state = adjudicate(state, random_orders(state, rules, rng), rules, explain=False, assume_legal=True).after
+        seen.append(state)
+    return seen
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), edition=st.integers(0, len(EDITIONS) - 1))
+def test_sample_draws_as_choosing_from_every_choice(seed: int, edition: int) -> None:
+    rules = EDITIONS[edition]
+    for state in positions(seed, 40, rules):
+        if state.phase.kind != "M":
+            continue
+        options = MovementOptions(state, rules)
+        for province, unit in state.units.items():
+            choices = options.choices(unit)
+            listed = [options.order(options.refs[province], spec) for spec in choices]
+            assert len(set(listed)) == len(listed)
+            for draw in range(5):
+                expected_rng, sampled_rng = random.Random(draw), random.Random(draw)
+                expected = options.order(options.refs[province], expected_rng.choice(choices))
+                assert options.sample(unit, sampled_rng) == expected
+                assert expected_rng.random() == sampled_rng.random()  # the same draws were made
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), edition=st.integers(0, len(EDITIONS) - 1), explain=st.booleans())
+def test_trusted_adjudication_is_checked_adjudication(seed: int, edition: int, explain: bool) -> None:
+    rules = EDITIONS[edition]
+    rng = random.Random(seed + 1)
+    for state in positions(seed, 30, rules):
+        if state.completed:
+            break
+        orders = random_orders(state, rules, rng)
+        trusted = adjudicate(state, orders, rules, explain=explain, assume_legal=True)
+        checked = adjudicate(state, orders, rules, explain=explain)
+        # Checking rewrites a convoy-only move as "VIA" in ``order``; everything else is the same.
+        assert [_without_order(r) for r in trusted.orders] == [_without_order(r) for r in checked.orders]
+        assert replace(trusted, orders=()) == replace(checked, orders=())
+        for result in trusted.orders:
+            assert result.text == ("" if result.defaulted else str(result.order))
+
+
+def _without_order(result: OrderResult) -> OrderResult:
+    return result._replace(order=Hold(UnitRef(None, "")))
+
+
+def test_trusted_orders_given_twice_are_settled_as_checked_ones() -> None:
+    state = GameState.initial()
+    rules = get_rules()
+    options = legal_orders(state, "FRANCE", rules)
+    par = options["PAR"]
+    orders: dict[str, list[Order]] = {"FRANCE": [par[1], par[2], options["MAR"][1]]}
+    trusted = adjudicate(state, orders, rules, assume_legal=True)
+    assert trusted == adjudicate(state, orders, rules)
+    result = trusted.result_of("PAR")
+    assert result is not None and not result.legal and result.outcome == "illegal"
+    assert "two different orders" in result.reason
+
+
+def test_orders_built_by_hand_may_be_trusted_too() -> None:
+    state = GameState.initial()
+    orders: dict[str, list[Order]] = {
+        "FRANCE": [Move(UnitRef("A", "PAR"), "BUR")], "GERMANY": [Move(UnitRef("A", "MUN"), "BUR")],
+    }
+    trusted = adjudicate(state, orders, assume_legal=True)
+    assert trusted == adjudicate(state, orders)
+    result = trusted.result_of("PAR")
+    assert result is not None and result.text == "A PAR - BUR" and result.results == ("bounce",)
+
+
+@pytest.mark.parametrize("order", ["A PAR - BUR", Hold(UnitRef("A", "BUR"))])
+def test_trusting_orders_that_command_no_unit_is_an_error(order: str | Order) -> None:
+    with pytest.raises(FogdipError, match="assume_legal"):
+        adjudicate(GameState.initial(), {"FRANCE": [order]}, assume_legal=True)
+
+
+def test_adjustments_are_counted_per_state() -> None:
+    start = GameState.initial()
+    fewer = start.with_changes(units={p: u for p, u in start.units.items() if p != "PAR"})
+    assert start.adjustment("FRANCE") == 0
+    assert fewer.adjustment("FRANCE") == 1 and fewer.adjustment("GERMANY") == 0
+    assert fewer.adjustment("NOBODY") == 0
