@@ -287,9 +287,12 @@ def test_own_support_of_an_unsighted_unit_does_not_reveal_its_type_or_coast() ->
     # What the power wrote itself is its own: it is kept.
     record = adjudicate(state, {"ENGLAND": ["F BAR S F STP/SC"]})
     assert "F BAR S F STP/SC" in RULES.observe(record, "ENGLAND").order_texts()
-    # A sighted unit is named in full.
+    # Every support is shown as written, even of a unit the power sees: the fog never shows the
+    # engine's completion of an order (fog/written.py).
     state = position({"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]})
     record = adjudicate(state, {"FRANCE": ["A PAR S BUR"]})
+    assert "A PAR S BUR" in RULES.observe(record, "FRANCE").order_texts()
+    record = adjudicate(state, {"FRANCE": ["A PAR S A BUR"]})
     assert "A PAR S A BUR" in RULES.observe(record, "FRANCE").order_texts()
 
 

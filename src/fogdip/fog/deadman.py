@@ -41,7 +41,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules
-from fogdip.fog.sight import ResultLevel, full_text, own_units, revealed_result, seen_unit
+from fogdip.fog.sight import ResultLevel, full_text, own_units, record_facts, revealed_result, seen_unit, state_facts
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,13 @@ class DeadmanRules(FogRules):
         return self.options.results
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
-        return frozenset(unit.province for unit in state.units.values() if unit.power == power)
+        return frozenset(unit.province for unit in state_facts(state).units.get(power, ()))
 
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         # Only one's own: the base also shows foreign units in visible provinces.
-        out = [seen_unit(unit) for unit in state.units.values() if unit.power == power]
-        out.extend(seen_unit(d.unit, True) for d in state.dislodged.values() if d.unit.power == power)
+        facts = state_facts(state)
+        out = [seen_unit(unit) for unit in facts.units.get(power, ())]
+        out.extend(seen_unit(unit, True) for unit in facts.dislodged.get(power, ()))
         return out
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
@@ -83,8 +84,7 @@ class DeadmanRules(FogRules):
         own = {unit.province: unit for unit in own_units(before, power)}
         return [
             SeenOrder(power, blind_text(result, before, own), outcome(result, self.level))
-            for result in resolution.orders
-            if result.power == power
+            for result in record_facts(resolution).orders_of(power)
         ]
 
 

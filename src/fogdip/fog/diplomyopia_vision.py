@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cached_property
 
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Move, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.units import Unit
-from fogdip.fog.observation import Notice, SeenOrder
-from fogdip.fog.sight import full_text
+from fogdip.fog.observation import Notice, NoticeValue, SeenOrder
+from fogdip.fog.sight import Recent, full_text, record_facts
 
 #: Outcomes of a move that got to its target's border (a convoy, if any, carried it there).
 REACHED = ("moved", "bounced")
@@ -54,6 +55,11 @@ class Battle:
         target = getattr(result.order, "target")
         assert isinstance(target, str)
         return self.board.province_of(target)
+
+    @cached_property
+    def scenes(self) -> dict[str, Scene]:
+        """What happened in each province where a unit stood or units tried to enter."""
+        return {province: Scene(self, province) for province in {*self.resolution.before.units, *self.entrants}}
 
     def occupied_after(self, province: str) -> bool:
         stayed = (
@@ -164,6 +170,10 @@ class Battle:
         return fleet.unit.province in reached
 
 
+#: The battles of the records observed last: every power's combat vision reads the same one.
+_battles: Recent[Resolution, Battle] = Recent(Battle)
+
+
 def is_move(result: OrderResult) -> bool:
     return result.legal and isinstance(result.order, Move)
 
@@ -171,12 +181,12 @@ def is_move(result: OrderResult) -> bool:
 def combat_vision(resolution: Resolution, power: str) -> tuple[list[SeenOrder], list[Notice]]:
     """What ``power``'s units learn during one movement phase: foreign moves they shared in,
     and notices of what they saw."""
-    battle = Battle(resolution)
+    battle = _battles(resolution)
     watchers: list[Unit] = []
     shared: dict[str, OrderResult] = {}
-    for result in resolution.orders:
+    for result in record_facts(resolution).orders_of(power):
         unit, order = result.unit, result.order
-        if result.power != power or unit is None:
+        if unit is None:
             continue
         if is_move(result):
             shared[unit.province] = result
@@ -233,8 +243,9 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
     seen_by: dict[str, list[str]] = {}
     out: list[Notice] = []
     for watcher in watchers:
+        name = str(watcher)
         for province in battle.board.neighbours[watcher.province]:
-            seen_by.setdefault(province, []).append(str(watcher))
+            seen_by.setdefault(province, []).append(name)
         for attack in battle.entrants.get(watcher.province, ()):
             assert attack.unit is not None
             # The attack that dislodged it is told by the dislodgement notice, with its origin.
@@ -243,37 +254,77 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
                 out.append(Notice.make(
                     "attacked", f"{watcher} attacked from {origin}", unit=str(watcher), attacked_from=origin,
                 ))
+    scenes = battle.scenes
     for province, observers in sorted(seen_by.items()):
-        out.extend(_happenings(battle, power, province, tuple(sorted(observers))))
+        scene = scenes.get(province)
+        if scene is not None:  # no unit stood there, none tried to enter: nothing to see
+            out.extend(scene.seen(power, observers))
     return out
 
 
-def _happenings(battle: Battle, power: str, province: str, observers: tuple[str, ...]) -> list[Notice]:
-    resolution, tag = battle.resolution, f" (seen by {', '.join(observers)})"
-    out: list[Notice] = []
-    occupant = resolution.before.units.get(province)
-    if occupant is not None and occupant.power != power:
-        # Only what happens to it: a failed move or a support looks like a unit remaining.
-        kind, verb = (
-            ("leaves", "leaves") if province in resolution.moves
-            else ("seen-dislodged", "is dislodged") if province in resolution.dislodged
-            else ("remains", "remains")
-        )
-        out.append(Notice.make(
-            kind, f"{occupant.power} {occupant} {verb}{tag}",
-            owner=occupant.power, unit=str(occupant), province=province, seen_by=observers,
-        ))
-    entrants = [e.unit for e in battle.entrants.get(province, ()) if e.unit is not None]
-    if all(u.power == power for u in entrants):
-        return out
-    entered = [e.unit for e in battle.entrants[province] if e.unit is not None and e.outcome == "moved"]
-    failed = [e.unit for e in battle.entrants[province] if e.unit is not None and e.outcome != "moved"]
-    data: dict[str, object] = dict(
-        province=province, entered=_identities(entered), failed=_identities(failed), seen_by=observers,
-    )
+class Scene:
+    """What happened in one province, as any unit watching it sees it: worked out once per
+    phase for all the powers watching it.
+
+    The notices about the unit that stood there (told to the powers it is foreign to) and
+    about the units that entered or tried to (told to powers with a foreign unit among
+    them) are made when first needed, without the watchers' tag in their texts and the
+    ``seen_by`` in their data: :meth:`seen` adds those for each power, where
+    :meth:`Notice.make` would have put them."""
+
+    __slots__ = ("_entry", "_occupant", "battle", "entrant_powers", "occupant", "province", "results")
+
+    def __init__(self, battle: Battle, province: str) -> None:
+        self.battle = battle
+        self.province = province
+        self.occupant = battle.resolution.before.units.get(province)
+        self.results = battle.entrants.get(province, [])
+        self.entrant_powers = frozenset(e.unit.power for e in self.results if e.unit is not None)
+        self._occupant: Notice | None = None
+        self._entry: Notice | None = None
+
+    def seen(self, power: str, observers: Iterable[str]) -> list[Notice]:
+        """What ``power`` is told of this province, seen by its units ``observers``."""
+        told = []
+        if self.occupant is not None and self.occupant.power != power:
+            told.append(self.occupant_notice())
+        if any(owner != power for owner in self.entrant_powers):
+            told.append(self.entry_notice())
+        if not told:
+            return told
+        seen_by = tuple(sorted(observers))
+        tag = f" (seen by {', '.join(seen_by)})"
+        return [Notice(notice.kind, notice.text + tag, (*notice.data, ("seen_by", seen_by))) for notice in told]
+
+    def occupant_notice(self) -> Notice:
+        if self._occupant is None:
+            unit, province, resolution = self.occupant, self.province, self.battle.resolution
+            assert unit is not None
+            # Only what happens to it: a failed move or a support looks like a unit remaining.
+            kind, verb = (
+                ("leaves", "leaves") if province in resolution.moves
+                else ("seen-dislodged", "is dislodged") if province in resolution.dislodged
+                else ("remains", "remains")
+            )
+            # As Notice.make(kind, text, owner=..., unit=..., province=...) has it: plain strings.
+            data: tuple[tuple[str, NoticeValue], ...] = (
+                ("owner", unit.power), ("unit", str(unit)), ("province", province),
+            )
+            self._occupant = Notice(kind, f"{unit.power} {unit} {verb}", data)
+        return self._occupant
+
+    def entry_notice(self) -> Notice:
+        if self._entry is None:
+            self._entry = _entry_notice(self.battle, self.province, self.results)
+        return self._entry
+
+
+def _entry_notice(battle: Battle, province: str, results: list[OrderResult]) -> Notice:
+    entered = [e.unit for e in results if e.unit is not None and e.outcome == "moved"]
+    failed = [e.unit for e in results if e.unit is not None and e.outcome != "moved"]
+    data: dict[str, object] = dict(province=province, entered=_identities(entered), failed=_identities(failed))
     if not failed:
-        out.append(Notice.make("enters", f"{_capital(describe(battle.board, entered))} enters {province}{tag}", **data))
-        return out
+        return Notice.make("enters", f"{_capital(describe(battle.board, entered))} enters {province}", **data)
     fail = "fails" if len(failed) == 1 else "fail"
     if entered:
         outcome, what = "entered", f"{describe(battle.board, entered)} enters; {describe(battle.board, failed)} {fail} to enter"
@@ -281,8 +332,7 @@ def _happenings(battle: Battle, power: str, province: str, observers: tuple[str,
         outcome, what = "stand-off", f"a stand-off between {describe(battle.board, failed)}"
     else:
         outcome, what = "repelled", f"{describe(battle.board, failed)} {fail} to enter"
-    out.append(Notice.make("conflict", f"Conflict in {province}: {what}{tag}", outcome=outcome, **data))
-    return out
+    return Notice.make("conflict", f"Conflict in {province}: {what}", outcome=outcome, **data)
 
 
 def _identities(units: list[Unit]) -> list[tuple[str, str]]:

@@ -37,7 +37,7 @@ from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.observation import UNKNOWN, Notice, SeenOrder
 from fogdip.fog.rules import FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import masked_text, own_units, province_sight, revealed_result, union
+from fogdip.fog.sight import Recent, masked_text, province_sight, record_facts, revealed_result, state_facts, union
 
 #: How much of an order a power sees: whether its origin and its target are shown.
 View: TypeAlias = tuple[bool, bool]
@@ -89,11 +89,16 @@ def sight_1898(state: GameState, power: str, *, dislodged_units_see: bool = True
     >>> sorted(sight_1898(GameState.initial().with_changes(centers={"KIE": "GERMANY"}, units={}), "GERMANY"))
     ['BAL', 'BER', 'DEN', 'HEL', 'HOL', 'KIE', 'MUN', 'RUH']
     """
-    places = {center for center, owner in state.centers.items() if owner == power}
-    places.update(unit.province for unit in state.units.values() if unit.power == power)
-    if dislodged_units_see:
-        places.update(unit.province for unit in own_units(state, power))
-    return union(province_sight(state.board, place) for place in places)
+    facts = state_facts(state)
+    key = ("fog-1898 sight", power, dislodged_units_see)
+    seen = facts.memo.get(key)
+    if seen is None:
+        places = set(facts.centers.get(power, ()))
+        places.update(unit.province for unit in facts.units.get(power, ()))
+        if dislodged_units_see:
+            places.update(unit.province for unit in facts.dislodged.get(power, ()))
+        seen = facts.memo[key] = union(province_sight(state.board, place) for place in places)
+    return seen
 
 
 class Fog1898Rules(FogRules):
@@ -125,7 +130,14 @@ class Fog1898Rules(FogRules):
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         watch = self.watch(resolution, power)
         seen = own_orders(resolution, power)
-        for result in resolution.orders:
+        orders, places = resolution.orders, _facts(resolution).places
+        # Only an order whose unit's province or move's target is in sight can be seen at all
+        # (see foreign_order): those are looked up instead of going through every order.
+        candidates: set[int] = set()
+        for province in watch.start | watch.end:
+            candidates.update(places.get(province, ()))
+        for i in sorted(candidates):
+            result = orders[i]
             if result.power != power:
                 order = self.foreign_order(resolution, result, watch)
                 if order is not None:
@@ -199,7 +211,7 @@ class Fog1898Rules(FogRules):
         Otherwise (a void support or convoy) the named unit's province shows only if the power
         sees that unit's own order with its origin (or saw the province empty at the
         beginning), and the target only along with it, where the target is in sight."""
-        named = resolution.result_of(province)
+        named = record_facts(resolution).result_of(province)
         if named is None:
             origin = province in watch.start
         else:
@@ -231,14 +243,15 @@ def clash_notices(resolution: Resolution, power: str) -> list[Notice]:
     enter it unsuccessfully will know how many units defend the province": the unit that
     stood its ground there and every support to hold it that counted."""
     out: list[Notice] = []
-    for result in resolution.orders:
-        if result.power != power or result.outcome != "bounced" or not isinstance(result.order, (Move, Retreat)):
+    facts = _facts(resolution)
+    for result in record_facts(resolution).orders_of(power):
+        if result.outcome != "bounced" or not isinstance(result.order, (Move, Retreat)):
             continue
         target = _province(result.order.target)
-        if any(other.power != power and _tried(other, target) for other in resolution.orders):
+        if any(other != power for other in facts.tried.get(target, ())):
             out.append(Notice.make("bounce", f"Another unit also tried to move to {target}", target=target))
         if isinstance(result.order, Move):
-            count = defenders(resolution, target)
+            count = facts.defenders(target)
             if count:
                 units = "unit" if count == 1 else "units"
                 out.append(Notice.make("defended", f"{target} was defended by {count} {units}",
@@ -261,11 +274,46 @@ def defenders(resolution: Resolution, province: str) -> int:
     if province not in resolution.before.units or province in resolution.moves or province in resolution.dislodged:
         return 0
     holds = 0
+    orders = record_facts(resolution)
     for supporter, supported in resolution.supports.items():
-        given = resolution.result_of(supporter)
-        if supported == province and given is not None and isinstance(given.order, SupportHold):
+        if supported != province:
+            continue
+        given = orders.result_of(supporter)
+        if given is not None and isinstance(given.order, SupportHold):
             holds += 1
     return 1 + holds
+
+
+class _Record:
+    """What every power's view of one record shares."""
+
+    def __init__(self, resolution: Resolution) -> None:
+        self.resolution = resolution
+        #: Positions in ``resolution.orders`` of the orders whose unit stands in each province
+        #: or whose move or retreat goes there.
+        self.places: dict[str, list[int]] = {}
+        #: The powers whose units set out for each province (:func:`_tried`).
+        self.tried: dict[str, set[str]] = {}
+        for i, result in enumerate(resolution.orders):
+            order = result.order
+            target = _province(order.target) if isinstance(order, (Move, Retreat)) else None
+            if target is not None and _tried(result, target):
+                self.tried.setdefault(target, set()).add(result.power)
+            if result.unit is None:
+                continue
+            self.places.setdefault(result.unit.province, []).append(i)
+            if target is not None and target != result.unit.province:
+                self.places.setdefault(target, []).append(i)
+        self._defenders: dict[str, int] = {}
+
+    def defenders(self, province: str) -> int:
+        count = self._defenders.get(province)
+        if count is None:
+            count = self._defenders[province] = defenders(self.resolution, province)
+        return count
+
+
+_facts: Recent[Resolution, _Record] = Recent(_Record)
 
 
 def _tried(result: OrderResult, target: str) -> bool:

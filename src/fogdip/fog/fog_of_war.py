@@ -39,11 +39,23 @@ from typing import Literal
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Hold, Move, Retreat, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.fog.written import fog_view
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import SightMode, full_text, own_units, province_sight, revealed_result, seen_unit, unit_sight
+from fogdip.fog.sight import (
+    Recent,
+    SightMode,
+    full_text,
+    own_units,
+    province_sight,
+    record_facts,
+    revealed_result,
+    seen_unit,
+    state_facts,
+    unit_sight,
+)
 
 #: How far a lit centre sees: not at all, only itself, or itself and every neighbour.
 CenterSight = Literal["none", "self", "neighbours"]
@@ -87,7 +99,7 @@ class FogOfWarRules(FogRules):
     # --- entry point -----------------------------------------------------------------------
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
-        record = settled(resolution)
+        record = settled(fog_view(resolution))
         seen = super().observe(record, power, events)
         extra = [u for u in self.revealed_units(record, power, seen.visible) if seen.unit_at(u.province) is None]
         if not extra:
@@ -113,7 +125,7 @@ class FogOfWarRules(FogRules):
         """The centres that see for ``power`` (owned ones, and home ones if the options say
         so), each with the spaces it sees and watches."""
         out: dict[str, frozenset[str]] = {}
-        owned = [center for center, owner in state.centers.items() if owner == power]
+        owned = state_facts(state).centers.get(power, ())
         for centers, reach in ((owned, self.options.owned_center_sight), (state.homes.get(power, ()), self.options.home_center_sight)):
             for center in centers:
                 spaces = _center_reach(state.board, center, reach)
@@ -132,8 +144,8 @@ class FogOfWarRules(FogRules):
         and each lit centre's (ownership at the start of the phase)."""
         before = resolution.before
         out: set[str] = set()
-        for result in resolution.orders:
-            if result.power == power and result.unit is not None:
+        for result in record_facts(resolution).orders_of(power):
+            if result.unit is not None:
                 out |= self._unit_watches(before.board, result)
         for spaces in self.lit_centers(before, power).values():
             out |= spaces
@@ -151,23 +163,45 @@ class FogOfWarRules(FogRules):
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         out = own_orders(resolution, power)
-        kind = resolution.before.phase.kind
-        out.extend(self._seen(r, kind) for r in self.revealed(resolution, power))
+        facts = _facts(resolution)
+        out.extend(facts.seen_order(self, i) for i in self._revealed(resolution, power))
         return out
 
     def revealed(self, resolution: Resolution, power: str) -> list[OrderResult]:
         """The foreign orders ``power`` learns, as the engine recorded them."""
+        orders = resolution.orders
+        return [orders[i] for i in self._revealed(resolution, power)]
+
+    def _revealed(self, resolution: Resolution, power: str) -> tuple[int, ...]:
+        """The positions in ``resolution.orders`` of :meth:`revealed`: worked out once per
+        observation, though both the orders and the units seen need them."""
+        memo = _facts(resolution).revealed
+        key = (type(self), self.options, power)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._find_revealed(resolution, power)
+        return found
+
+    def _find_revealed(self, resolution: Resolution, power: str) -> tuple[int, ...]:
         kind = resolution.before.phase.kind
-        foreign = [r for r in resolution.orders if r.power != power and r.unit is not None]
+        orders = resolution.orders
         if kind == "M":
-            watched = self.watched(resolution, power)
-            return [r for r in foreign if _involves(r) & watched]
+            # Each watched space's orders, from the index of the spaces every order involves.
+            involved = _facts(resolution).involved
+            hits: set[int] = set()
+            for province in self.watched(resolution, power):
+                hits.update(involved.get(province, ()))
+            return tuple(i for i in sorted(hits) if orders[i].power != power)
         if kind == "R":
             # A retreat out of a space seen when the phase began, or into one seen at its end.
             seen_before = self.visible_provinces(resolution.before, power)
             seen_after = self.visible_provinces(resolution.after, power)
-            return [r for r in foreign if _involves(r) & seen_before or _retreat_target(r) & seen_after]
-        return []  # builds and removals are seen only as units appearing and vanishing
+            return tuple(
+                i for i, r in enumerate(orders)
+                if r.power != power and r.unit is not None
+                and (_involves(r) & seen_before or _retreat_target(r) & seen_after)
+            )
+        return ()  # builds and removals are seen only as units appearing and vanishing
 
     def _seen(self, result: OrderResult, kind: str) -> SeenOrder:
         """A revealed order in full. Only a move's outcome is told, and only as success or
@@ -196,7 +230,7 @@ class FogOfWarRules(FogRules):
                 if isinstance(r.order, Retreat) and r.legal and r.succeeded and r.unit is not None:
                     out.append(seen_unit(Unit(r.power, r.unit.kind, resolution.moves.get(r.unit.province, r.order.target))))
             return [u for u in out if u.province not in visible]
-        known = [r for r in resolution.orders if r.power == power] + revealed
+        known = [*record_facts(resolution).orders_of(power), *revealed]
         entered = {
             _province(r.order.target) for r in known
             if isinstance(r.order, Move) and r.legal and r.succeeded
@@ -222,10 +256,46 @@ def settled(resolution: Resolution) -> Resolution:
     """The record as this variant's schedule has it: centres change hands only once the Fall
     retreat season (always held) is over, so a movement phase ends with the owners it began
     with, even where the engine skipped the retreats and took the centres at once."""
+    return _settled(resolution)
+
+
+def _settle(resolution: Resolution) -> Resolution:
     before, after = resolution.before, resolution.after
     if before.phase.kind != "M" or after.centers == before.centers:
         return resolution
     return dataclasses.replace(resolution, after=after.with_changes(centers=before.centers))
+
+
+#: The same settled record for every power's observation, so what is worked out from it once
+#: (:class:`_Record`) serves them all.
+_settled: Recent[Resolution, Resolution] = Recent(_settle)
+
+
+class _Record:
+    """What every power's view of one settled record shares: which orders involve each space,
+    each foreign order as revealed, and each power's revealed orders (by options)."""
+
+    def __init__(self, resolution: Resolution) -> None:
+        self.resolution = resolution
+        #: Positions in ``resolution.orders`` of the orders of units involving each space.
+        self.involved: dict[str, list[int]] = {}
+        for i, result in enumerate(resolution.orders):
+            if result.unit is not None:
+                for province in _involves(result):
+                    self.involved.setdefault(province, []).append(i)
+        self.revealed: dict[tuple[type[FogOfWarRules], FogOfWarOptions, str], tuple[int, ...]] = {}
+        self._seen: dict[tuple[type[FogOfWarRules], int], SeenOrder] = {}
+
+    def seen_order(self, rules: FogOfWarRules, i: int) -> SeenOrder:
+        """Order ``i`` as revealed (:meth:`FogOfWarRules._seen`): the same for every power."""
+        key = (type(rules), i)
+        seen = self._seen.get(key)
+        if seen is None:
+            seen = self._seen[key] = rules._seen(self.resolution.orders[i], self.resolution.before.phase.kind)
+        return seen
+
+
+_facts: Recent[Resolution, _Record] = Recent(_Record)
 
 
 def _involves(result: OrderResult) -> frozenset[str]:

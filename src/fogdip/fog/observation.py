@@ -153,9 +153,18 @@ class Observation:
     ) -> Observation:
         """Make an observation in canonical order, so equal knowledge gives equal objects
         whatever order the rule set found things in."""
+        # Equal units are one unit: dropped by their fields, which is quicker than by hash.
+        unique = {(unit.location, unit.dislodged, unit.owner, unit.kind): unit for unit in units}
+
+        def order_key(order: SeenOrder) -> tuple[int, str, str, bool, tuple[str, ...]]:
+            """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
+            owner = order.power
+            rank = 0 if owner == power else 1 if owner is not None else 2
+            return (rank, owner or "", order.text, order.result is None, order.result or ())
+
         return cls(
             variant, power, phase, next_phase, frozenset(visible),
-            tuple(sorted(set(units), key=_unit_key)), tuple(sorted(orders, key=lambda order: _order_key(order, power))),
+            tuple(sorted(unique.values(), key=_unit_key)), tuple(sorted(orders, key=order_key)),
             tuple(sorted(centers.items())), tuple(sorted(set(notices), key=_notice_key)), opening,
         )
 
@@ -188,12 +197,6 @@ class Observation:
 
 def _unit_key(unit: SeenUnit) -> tuple[str, bool, str, str]:
     return (unit.location, unit.dislodged, unit.owner or "", unit.kind or "")
-
-
-def _order_key(order: SeenOrder, viewer: str) -> tuple[int, str, str, bool, tuple[str, ...]]:
-    """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
-    rank = 0 if order.power == viewer else 1 if order.power is not None else 2
-    return (rank, order.power or "", order.text, order.result is None, order.result or ())
 
 
 def _notice_key(notice: Notice) -> tuple[str, str, str]:

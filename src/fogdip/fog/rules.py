@@ -24,8 +24,9 @@ from typing import Any, ClassVar
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
+from fogdip.fog.written import fog_view
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
-from fogdip.fog.sight import all_units, full_text, own_units, seen_unit
+from fogdip.fog.sight import Recent, own_units, record_facts, state_facts
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class FogRules:
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     Options: ClassVar[type[FogOptions]] = FogOptions
+    #: Read orders as written and judged by the map alone (:mod:`fogdip.fog.written`), so that
+    #: nothing shown depends on the engine's whole-board legality. Off only for full information.
+    written_view: ClassVar[bool] = True
 
     def __init__(self, options: FogOptions | None = None, **overrides: Any) -> None:
         base = options if options is not None else self.Options()
@@ -95,13 +99,17 @@ class FogRules:
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
         """What ``power`` sees and learns from one adjudicated phase."""
+        if self.written_view:
+            resolution = fog_view(resolution)
         after = resolution.after
         visible = self.visible_provinces(after, power)
         units = list(self.units_seen(after, power, visible))
         units.extend(events.units.get(power, ()))
         replaced = events.orders.get(power, {})
-        orders = [o for o in self.orders_seen(resolution, power) if not (o.power == power and _unit_key(o) in replaced)]
-        orders.extend(replaced.values())
+        orders = self.orders_seen(resolution, power)
+        if replaced:
+            orders = [o for o in orders if not (o.power == power and _unit_key(o) in replaced)]
+            orders.extend(replaced.values())
         notices = list(self.notices(resolution, power))
         notices.extend(events.notices.get(power, ()))
         return Observation.build(
@@ -122,11 +130,7 @@ class FogRules:
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         """Units seen at the end of a phase. Default: the power's own, and every unit in a
         visible province, with owner and type."""
-        return [
-            seen_unit(unit, dislodged)
-            for unit, dislodged in all_units(state)
-            if unit.power == power or unit.province in visible
-        ]
+        return [seen for owner, province, seen in state_facts(state).seen if owner == power or province in visible]
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         """Orders the power learns. Default: its own, with their full results."""
@@ -144,11 +148,7 @@ class FogRules:
 
 def own_orders(resolution: Resolution, power: str) -> list[SeenOrder]:
     """The power's own orders in canonical notation, each with its full result."""
-    return [
-        SeenOrder(power, full_text(result, resolution.before.board), result.results)
-        for result in resolution.orders
-        if result.power == power
-    ]
+    return list(record_facts(resolution).own_orders.get(power, ()))
 
 
 def own_notices(resolution: Resolution, power: str, *, attack_origin: bool) -> list[Notice]:
@@ -156,34 +156,46 @@ def own_notices(resolution: Resolution, power: str, *, attack_origin: bool) -> l
 
     ``attack_origin`` says whether a dislodgement notice names the province the attack came
     from (the rule sets differ on this)."""
-    out: list[Notice] = []
+    return list(_affairs(resolution)[attack_origin].get(power, ()))
+
+
+def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, ...]]]:
+    """Every power's :func:`own_notices`, with and without attack origins: one pass over the
+    record serves all seven observations."""
+    both: dict[bool, dict[str, list[Notice]]] = {False: {}, True: {}}
+
+    def tell(power: str, notice: Notice, *, attack_origin: bool | None = None) -> None:
+        for origin in (False, True) if attack_origin is None else (attack_origin,):
+            both[origin].setdefault(power, []).append(notice)
+
     for rejected in resolution.rejected:
-        if rejected.power == power:
-            out.append(Notice.make(
-                "rejected", f"Order {rejected.text!r} was not accepted: {rejected.reason}",
-                order=rejected.text, reason=rejected.reason,
-            ))
+        tell(rejected.power, Notice.make(
+            "rejected", f"Order {rejected.text!r} was not accepted: {rejected.reason}",
+            order=rejected.text, reason=rejected.reason,
+        ))
     for province, origin in resolution.dislodged.items():
         unit = _dislodged_unit(resolution, province)
-        if unit is None or unit.power != power:
+        if unit is None:
             continue
-        if attack_origin:
-            out.append(Notice.make(
-                "dislodged", f"Your {unit} was dislodged by an attack from {origin}",
-                unit=str(unit), province=province, attacked_from=origin,
-            ))
-        else:
-            out.append(Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province))
+        tell(unit.power, Notice.make(
+            "dislodged", f"Your {unit} was dislodged by an attack from {origin}",
+            unit=str(unit), province=province, attacked_from=origin,
+        ), attack_origin=True)
+        tell(unit.power, Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province),
+             attack_origin=False)
     before, after = resolution.before.centers, resolution.after.centers
     for center in sorted(set(before) | set(after)):
         was, now = before.get(center), after.get(center)
         if was == now:
             continue
-        if now == power:
-            out.append(Notice.make("center-gained", f"You gained {center}", center=center))
-        elif was == power:
-            out.append(Notice.make("center-lost", f"You lost {center}", center=center))
-    return out
+        if now is not None:
+            tell(now, Notice.make("center-gained", f"You gained {center}", center=center))
+        if was is not None:
+            tell(was, Notice.make("center-lost", f"You lost {center}", center=center))
+    return {origin: {power: tuple(notices) for power, notices in by_power.items()} for origin, by_power in both.items()}
+
+
+_affairs: Recent[Resolution, dict[bool, dict[str, tuple[Notice, ...]]]] = Recent(_own_affairs)
 
 
 def _unit_key(order: SeenOrder) -> str:

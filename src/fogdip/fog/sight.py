@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Literal
+import weakref
+from collections.abc import Callable, Hashable, Iterable
+from functools import cached_property
+from typing import Generic, Literal, TypeVar
 
 from fogdip.engine.errors import FogdipError
-from fogdip.engine.map import Map
+from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
-from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import UNKNOWN, SeenOrder, SeenUnit
@@ -31,23 +33,193 @@ SightMode = Literal["movement", "any"]
 ResultLevel = Literal["full", "success", "none"]
 
 
+# --- caches ----------------------------------------------------------------------------------
+#
+# Every power's observation of a phase reads the same record, and every observation of a game
+# the same board, so what depends on those alone is worked out once and shared. A cache holds
+# the object it was computed from (not its ``id``, which a new object could reuse) and is
+# looked up by identity: maps, positions and records never change once made (they are frozen,
+# and their dicts are never mutated), so a fact computed from one holds while it lives.
+
+Key = TypeVar("Key")
+Facts = TypeVar("Facts")
+
+
+class Recent(Generic[Key, Facts]):
+    """Facts about the last few objects asked about, made by ``make`` and kept by identity.
+
+    A turn observes a few records (a movement phase, its retreats, an adjustment) power after
+    power, so a handful is enough; older entries are dropped, newest first."""
+
+    def __init__(self, make: Callable[[Key], Facts], size: int = 8) -> None:
+        self._make = make
+        self._size = size
+        self._items: list[tuple[Key, Facts]] = []
+
+    def __call__(self, source: Key) -> Facts:
+        items = self._items
+        for held, facts in items:
+            if held is source:
+                return facts
+        facts = self._make(source)
+        # A new list, swapped in whole, so a reader in another thread never sees it half made.
+        self._items = [(source, facts), *items[: self._size - 1]]
+        return facts
+
+
+class BoardFacts:
+    """Sight geometry and order texts of one map, computed as they are first asked for."""
+
+    def __init__(self, board: Map) -> None:
+        self.board = board
+        self.sight: dict[tuple[SightMode, UnitKind, str], frozenset[str]] = {}
+        self.around: dict[str, frozenset[str]] = {}
+        #: Order texts read on this map (``None``: unreadable).
+        self.written: dict[str, Order | None] = {}
+
+    @cached_property
+    def passable(self) -> frozenset[str]:
+        return frozenset(code for code, province in self.board.provinces.items() if province.passable)
+
+
+_BOARDS: weakref.WeakKeyDictionary[Map, BoardFacts] = weakref.WeakKeyDictionary()
+_last_board: BoardFacts | None = None
+
+
+def board_facts(board: Map) -> BoardFacts:
+    """The facts of ``board``. Maps are few and long-lived: they are kept while the map lives."""
+    global _last_board
+    last = _last_board
+    if last is not None and last.board is board:
+        return last
+    facts = _BOARDS.get(board)
+    if facts is None:
+        facts = _BOARDS[board] = BoardFacts(board)
+    _last_board = facts
+    return facts
+
+
+class RecordFacts:
+    """What every power's observation of one record reads alike: its orders in full text, and
+    the orders by power and by province, computed as they are first asked for."""
+
+    def __init__(self, resolution: Resolution) -> None:
+        self.resolution = resolution
+        self.board = resolution.before.board
+
+    @cached_property
+    def full_texts(self) -> tuple[str, ...]:
+        """:func:`full_text` of each order, given the board (supports as written)."""
+        return tuple(full_text(result, self.board) for result in self.resolution.orders)
+
+    @cached_property
+    def full_orders(self) -> tuple[SeenOrder, ...]:
+        """Every order as its own power sees it: full text, full results."""
+        orders = self.resolution.orders
+        return tuple(SeenOrder(result.power, text, result.results) for result, text in zip(orders, self.full_texts))
+
+    @cached_property
+    def own_orders(self) -> dict[str, tuple[SeenOrder, ...]]:
+        """Each power's :attr:`full_orders`."""
+        out: dict[str, list[SeenOrder]] = {}
+        for seen in self.full_orders:
+            assert seen.power is not None
+            out.setdefault(seen.power, []).append(seen)
+        return {power: tuple(orders) for power, orders in out.items()}
+
+    @cached_property
+    def by_power(self) -> dict[str, tuple[OrderResult, ...]]:
+        """Each power's orders, in the record's order."""
+        out: dict[str, list[OrderResult]] = {}
+        for result in self.resolution.orders:
+            out.setdefault(result.power, []).append(result)
+        return {power: tuple(results) for power, results in out.items()}
+
+    def orders_of(self, power: str) -> tuple[OrderResult, ...]:
+        return self.by_power.get(power, ())
+
+    @cached_property
+    def by_province(self) -> dict[str, OrderResult]:
+        """The order of the unit in each province: the first one, as ``Resolution.result_of``."""
+        out: dict[str, OrderResult] = {}
+        for result in self.resolution.orders:
+            if result.unit is not None:
+                out.setdefault(result.unit.province, result)
+        return out
+
+    def result_of(self, province: str) -> OrderResult | None:
+        return self.by_province.get(province)
+
+
+#: The facts of the records observed last.
+record_facts: Recent[Resolution, RecordFacts] = Recent(RecordFacts)
+
+
+class StateFacts:
+    """One position's units and centres by power, for the seven observations that read it."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        #: Units on the board, dislodged units and owned centres, each in the state's order.
+        self.units: dict[str, list[Unit]] = {}
+        self.dislodged: dict[str, list[Unit]] = {}
+        self.centers: dict[str, list[str]] = {}
+        for unit in state.units.values():
+            self.units.setdefault(unit.power, []).append(unit)
+        for dislodged in state.dislodged.values():
+            self.dislodged.setdefault(dislodged.unit.power, []).append(dislodged.unit)
+        for center, owner in state.centers.items():
+            self.centers.setdefault(owner, []).append(center)
+        #: Provinces a rule set worked out from this position (its sight, say), under keys of
+        #: its own that name everything else they were computed from: the power, the options.
+        self.memo: dict[Hashable, frozenset[str]] = {}
+
+    @cached_property
+    def seen(self) -> list[tuple[str, str, SeenUnit]]:
+        """Every unit as :func:`all_units` lists them, with its owner and province, and as
+        seen with owner and type (:func:`seen_unit`): made once for all the powers."""
+        return [(unit.power, unit.province, seen_unit(unit, dislodged)) for unit, dislodged in all_units(self.state)]
+
+    @cached_property
+    def seen_as(self) -> dict[tuple[Unit, bool], SeenUnit]:
+        """:attr:`seen` by unit and whether it is dislodged."""
+        return {(unit, dislodged): seen for (unit, dislodged), (_, _, seen) in zip(all_units(self.state), self.seen)}
+
+
+#: The facts of the positions observed last (a record's before and after).
+state_facts: Recent[GameState, StateFacts] = Recent(StateFacts)
+
+
+# --- sight -----------------------------------------------------------------------------------
+
+
 def unit_sight(board: Map, unit: Unit, mode: SightMode) -> frozenset[str]:
     """The provinces a unit sees: its own and its neighbours, by ``mode``."""
-    if mode == "movement":
-        return board.reachable_provinces(unit.kind, unit.location) | {unit.province}
-    return board.neighbours[unit.province] | {unit.province}
+    cache = board_facts(board).sight
+    key = (mode, unit.kind, unit.location)
+    seen = cache.get(key)
+    if seen is None:
+        if mode == "movement":
+            seen = board.reachable_provinces(unit.kind, unit.location) | {unit.province}
+        else:
+            seen = board.neighbours[unit.province] | {unit.province}
+        cache[key] = seen
+    return seen
 
 
 def province_sight(board: Map, province: str) -> frozenset[str]:
     """A province and every province next to it, whatever the terrain."""
-    return board.neighbours[province] | {province}
+    cache = board_facts(board).around
+    seen = cache.get(province)
+    if seen is None:
+        seen = cache[province] = board.neighbours[province] | {province}
+    return seen
 
 
 def own_units(state: GameState, power: str) -> list[Unit]:
     """The power's units on the board, including those dislodged and awaiting a retreat."""
-    units = [unit for unit in state.units.values() if unit.power == power]
-    units.extend(d.unit for d in state.dislodged.values() if d.unit.power == power)
-    return units
+    facts = state_facts(state)
+    return [*facts.units.get(power, ()), *facts.dislodged.get(power, ())]
 
 
 def all_units(state: GameState) -> list[tuple[Unit, bool]]:
@@ -78,7 +250,24 @@ def revealed_result(result: OrderResult, level: ResultLevel) -> tuple[str, ...] 
 
 def full_text(result: OrderResult, board: Map | None = None) -> str:
     """An order in canonical notation, with the unit's real type and coast."""
-    return masked_text(result, lambda _province: True, board)
+    return _text(result, None, board)
+
+
+def read_order(text: str, board: Map) -> Order | None:
+    """An order's text read on ``board``, or ``None`` if it cannot be read. Cached per map:
+    every power's observation reads the same supports."""
+    cache = board_facts(board).written
+    if text in cache:
+        return cache[text]
+    written: Order | None
+    try:
+        written = parse_order(text, board)
+    except FogdipError:
+        written = None
+    if len(cache) > 50_000:  # texts written at random could grow it without end
+        cache.clear()
+    cache[text] = written
+    return written
 
 
 def as_written(result: OrderResult, board: Map | None) -> Order:
@@ -90,10 +279,7 @@ def as_written(result: OrderResult, board: Map | None) -> Order:
     order = result.order
     if board is None or not result.legal or not isinstance(order, (SupportHold, SupportMove, Convoy)):
         return order
-    try:
-        written = parse_order(result.text, board)
-    except FogdipError:
-        return order
+    written = read_order(result.text, board)
     if isinstance(written, SupportHold) and isinstance(order, SupportHold):
         return SupportHold(order.unit, written.supported)
     if isinstance(written, SupportMove) and isinstance(order, SupportMove):
@@ -111,6 +297,12 @@ def masked_text(result: OrderResult, known: Callable[[str], bool], board: Map | 
     its target is known: ``A SIL S ???``. Given the ``board``, a support or convoy names the
     other unit as its power wrote it (:func:`as_written`).
     """
+    return _text(result, known, board)
+
+
+def _text(result: OrderResult, known: Callable[[str], bool] | None, board: Map | None) -> str:
+    """:func:`masked_text`; ``known`` ``None`` knows everything (:func:`full_text`), without
+    asking about each province."""
     order, unit = as_written(result, board), result.unit
     if not result.legal and "; " in result.text:
         return "; ".join(sorted(result.text.split("; ")))
@@ -120,16 +312,16 @@ def masked_text(result: OrderResult, known: Callable[[str], bool], board: Map | 
     if isinstance(order, Hold):
         return f"{head} H"
     if isinstance(order, Move):
-        via = " VIA" if order.via_convoy and known(unit.province) and known(_province(order.target)) else ""
-        return f"{head} - {_place(order.target, known)}{via}"
+        via = order.via_convoy and (known is None or known(unit.province) and known(_province(order.target)))
+        return f"{head} - {_place(order.target, known)}{' VIA' if via else ''}"
     if isinstance(order, SupportHold):
-        if not known(order.supported.province):
+        if known is not None and not known(order.supported.province):
             return f"{head} S {UNKNOWN}"  # not "A ???": the type of an unseen unit is hidden too
         return f"{head} S {_ref(order.supported, known)}"
     if isinstance(order, (SupportMove, Convoy)):
         other = order.supported if isinstance(order, SupportMove) else order.army
         verb = "S" if isinstance(order, SupportMove) else "C"
-        if not known(other.province) and not known(_province(order.target)):
+        if known is not None and not known(other.province) and not known(_province(order.target)):
             return f"{head} {verb} {UNKNOWN}"
         return f"{head} {verb} {_ref(other, known)} - {_place(order.target, known)}"
     if isinstance(order, Retreat):
@@ -165,11 +357,11 @@ def _province(location: str) -> str:
     return location.partition("/")[0]
 
 
-def _place(location: str, known: Callable[[str], bool]) -> str:
-    return location if known(_province(location)) else UNKNOWN
+def _place(location: str, known: Callable[[str], bool] | None) -> str:
+    return location if known is None or known(_province(location)) else UNKNOWN
 
 
-def _ref(ref: UnitRef, known: Callable[[str], bool]) -> str:
+def _ref(ref: UnitRef, known: Callable[[str], bool] | None) -> str:
     place = _place(ref.location, known)
     return place if ref.kind is None else f"{ref.kind} {place}"
 

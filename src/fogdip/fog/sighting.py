@@ -30,16 +30,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Convoy, SupportHold, SupportMove, UnitRef
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules, own_notices
-from fogdip.fog.sight import full_text, own_units, seen_unit
+from fogdip.fog.sight import Recent, full_text, own_units, read_order, record_facts, state_facts
 
 
 @dataclass(frozen=True)
@@ -79,9 +77,10 @@ def sights(board: Map, unit: Unit, kind: UnitKind, location: str) -> bool:
 def sighting_units(state: GameState, power: str, *, dislodged_units_see: bool = True) -> list[Unit]:
     """The power's units that sight: those on the board, and (by the option) its dislodged
     units from the province they were driven from."""
-    units = state.units_of(power)
+    facts = state_facts(state)
+    units = list(facts.units.get(power, ()))
     if dislodged_units_see:
-        units.extend(d.unit for d in state.dislodged.values() if d.unit.power == power)
+        units.extend(facts.dislodged.get(power, ()))
     return units
 
 
@@ -92,17 +91,88 @@ def foreign_units_sighted(state: GameState, power: str, *, dislodged_units_see: 
     dislodged) is seen by it. A dislodged unit with no retreat is disbanded automatically, so
     it is not there to be seen; one that can retreat is seen where it was dislodged from.
     """
+    return list(_sighting(state, power, dislodged_units_see).sighted)
+
+
+@dataclass(frozen=True)
+class _Sighting:
+    """What one power sights in one position: :meth:`SightingRules.visible_provinces`, the
+    foreign units it sights and :meth:`SightingRules.units_seen`."""
+
+    visible: frozenset[str]
+    sighted: tuple[tuple[Unit, bool], ...]
+    seen: tuple[SeenUnit, ...]
+
+
+class _Position:
+    """The units of one position that can be sighted, with where they stand, and what each
+    power sights there (by the option): worked out once for all the powers."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        board = state.board
+        self.candidates: list[tuple[Unit, bool]] = [(unit, False) for unit in state.units.values()]
+        self.candidates.extend((d.unit, True) for d in state.dislodged.values() if d.retreats)
+        #: Each candidate's province, and its location's province on the map (``None``: not a
+        #: location of the map, left to ``province_of`` to complain about if it is asked).
+        self.places = [
+            (unit.province, board.province_of(unit.location) if board.is_location(unit.location) else None)
+            for unit, _ in self.candidates
+        ]
+        self.sightings: dict[tuple[str, bool], _Sighting] = {}
+
+
+_positions: Recent[GameState, _Position] = Recent(_Position)
+
+
+def _sighting(state: GameState, power: str, dislodged_units_see: bool) -> _Sighting:
+    position = _positions(state)
+    key = (power, dislodged_units_see)
+    found = position.sightings.get(key)
+    if found is None:
+        found = position.sightings[key] = _sight(position, power, dislodged_units_see)
+    return found
+
+
+def _sight(position: _Position, power: str, dislodged_units_see: bool) -> _Sighting:
+    state = position.state
     board = state.board
     sighters = sighting_units(state, power, dislodged_units_see=dislodged_units_see)
     beside = {unit.province for unit in own_units(state, power)}
-    candidates: list[tuple[Unit, bool]] = [(unit, False) for unit in state.units.values()]
-    candidates.extend((d.unit, True) for d in state.dislodged.values() if d.retreats)
-    return [
-        (unit, dislodged)
-        for unit, dislodged in candidates
-        if unit.power != power
-        and (unit.province in beside or any(sights(board, own, unit.kind, unit.location) for own in sighters))
-    ]
+    # sights() for all sighters at once, split by what they are: an army is sighted in any
+    # province a sighter can move to; a fleet in a province an army sighter can move to, or on
+    # a location (coast included) a fleet sighter can move to.
+    reach: set[str] = set()
+    army_reach: set[str] = set()
+    fleet_reach: set[str] = set()
+    for own in sighters:
+        provinces = board.reachable_provinces(own.kind, own.location)
+        reach |= provinces
+        if own.kind == "A":
+            army_reach |= provinces
+        else:
+            fleet_reach |= board.fleet_targets(own.location)
+    sighted: list[tuple[Unit, bool]] = []
+    for (unit, dislodged), (province, where) in zip(position.candidates, position.places):
+        if unit.power == power:
+            continue
+        if province in beside:
+            sighted.append((unit, dislodged))
+        elif sighters:
+            if where is None:
+                where = board.province_of(unit.location)
+            if unit.kind == "A":
+                seen = where in reach
+            else:
+                seen = where in army_reach or unit.location in fleet_reach
+            if seen:
+                sighted.append((unit, dislodged))
+    facts = state_facts(state)
+    seen_as = facts.seen_as  # seen_unit() of each, made once for all the powers
+    units = [seen_as[unit, False] for unit in facts.units.get(power, ())]
+    units.extend(seen_as[unit, True] for unit in facts.dislodged.get(power, ()))
+    units.extend(seen_as[unit, dislodged] for unit, dislodged in sighted)
+    return _Sighting(frozenset(beside | reach), tuple(sighted), tuple(units))
 
 
 class SightingRules(FogRules):
@@ -135,20 +205,12 @@ class SightingRules(FogRules):
 
         In a two-coast province that the power's fleets reach on one coast only, a foreign
         fleet on the other coast is still unseen (see :func:`sights`)."""
-        board = state.board
-        out = {unit.province for unit in own_units(state, power)}
-        for unit in sighting_units(state, power, dislodged_units_see=self.options.dislodged_units_see):
-            out |= board.reachable_provinces(unit.kind, unit.location)
-        return frozenset(out)
+        return _sighting(state, power, self.options.dislodged_units_see).visible
 
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         """The power's own units and the foreign units it sights, each with owner, type and
         coast. ``visible`` is not enough here: it cannot say which coast is in sight."""
-        seen = [seen_unit(unit) for unit in state.units_of(power)]
-        seen.extend(seen_unit(d.unit, True) for d in state.dislodged.values() if d.unit.power == power)
-        sighted = foreign_units_sighted(state, power, dislodged_units_see=self.options.dislodged_units_see)
-        seen.extend(seen_unit(unit, dislodged) for unit, dislodged in sighted)
-        return seen
+        return list(_sighting(state, power, self.options.dislodged_units_see).seen)
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         """The power's own orders with their full results, and nobody else's ("a player sees
@@ -160,15 +222,15 @@ class SightingRules(FogRules):
         The result words are the power's own: what they imply (a bounce off an unseen unit, a
         support cut from out of sight) the GM tells every player about his own orders."""
         before = resolution.before
-        known: set[tuple[str | None, str]] = {
-            (unit.kind, unit.location)
-            for unit in self.units_seen(before, power, self.visible_provinces(before, power))
-        }
-        return [
-            SeenOrder(power, _own_text(result, known, before.board), result.results)
-            for result in resolution.orders
-            if result.power == power
-        ]
+        mine = record_facts(resolution).orders_of(power)
+        known: set[tuple[str | None, str]] = set()
+        # Only a support or convoy names another unit; the sightings are worked out for it alone.
+        if any(result.legal and isinstance(result.order, (SupportHold, SupportMove, Convoy)) for result in mine):
+            known = {
+                (unit.kind, unit.location)
+                for unit in self.units_seen(before, power, self.visible_provinces(before, power))
+            }
+        return [SeenOrder(power, _own_text(result, known, before.board), result.results) for result in mine]
 
     def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
         """Its own centres only: "the GM provides each player with information about which
@@ -204,10 +266,7 @@ def _own_text(result: OrderResult, known: set[tuple[str | None, str]], board: Ma
 
 def _written_ref(text: str, board: Map) -> UnitRef | None:
     """The supported or convoyed unit as the order's text names it, if it can be read."""
-    try:
-        written = parse_order(text, board)
-    except FogdipError:
-        return None
+    written = read_order(text, board)
     if isinstance(written, Convoy):
         return written.army
     if isinstance(written, (SupportHold, SupportMove)):

@@ -10,7 +10,7 @@ from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.observation import Notice, SeenOrder
 from fogdip.fog.rules import FogRules, own_notices
-from fogdip.fog.sight import full_text
+from fogdip.fog.sight import board_facts, record_facts
 
 
 class StandardRules(FogRules):
@@ -19,12 +19,13 @@ class StandardRules(FogRules):
     name = "standard"
     title = "Standard Diplomacy"
     summary = "no fog: every power sees every unit, order, result and centre"
+    written_view = False
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
-        return frozenset(code for code, province in state.board.provinces.items() if province.passable)
+        return board_facts(state.board).passable
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
-        return [SeenOrder(result.power, full_text(result, resolution.before.board), result.results) for result in resolution.orders]
+        return list(record_facts(resolution).full_orders)
 
     def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
         return dict(state.centers)
