@@ -98,20 +98,6 @@ def fog_results(result: OrderResult, board: Map) -> tuple[str, ...]:
     return words
 
 
-def written_provinces(result: OrderResult, board: Map) -> list[str]:
-    """Every province the written order names: the unit's, its target, a supported unit's."""
-    order, unit = written_order(result, board), result.unit
-    out = [unit.province] if unit is not None else []
-    if isinstance(order, (SupportHold, SupportMove)):
-        out.append(order.supported.province)
-    if isinstance(order, Convoy):
-        out.append(order.army.province)
-    target = getattr(order, "target", None)
-    if isinstance(target, str):
-        out.append(board.province_of(target))
-    return out
-
-
 def map_legal(result: OrderResult, board: Map) -> bool:
     """Whether an order is legal judged by the map and the ordering unit alone.
 
