@@ -205,3 +205,27 @@ def test_option_values_are_checked(tmp_path: Path, option: str, message: str) ->
     with pytest.raises(InvalidPosition, match=message):
         adjudicate_document({"variant": "standard", "options": dict([option.split("=")]) if "centers" not in option
                              else {"victory_centers": 0}, "phase": "S1901M", "units": {}, "centers": {}})
+
+
+@pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
+def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, preset: str) -> None:
+    import random
+
+    from fogdip.bots.variant_bot import random_turn_orders
+
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", preset, "--option", "end_year=1902", game).exit_code == 0
+    rng = random.Random(preset)
+    turns = 0
+    while GameFile.load(game).turn != "COMPLETED":
+        record = GameFile.load(game)
+        variant, position = record.variant_and_position()
+        for power, lines in random_turn_orders(variant, position, rng).items():
+            filed = run("gm", "orders", game, power, "-", "--partial", input="\n".join(lines) + "\n")
+            assert filed.exit_code == 0, filed.stderr
+        done = run("gm", "adjudicate", game, "--reports", tmp_path / "reports")
+        assert done.exit_code == 0, done.stderr
+        turns += 1
+        assert turns < 40
+    shown = run("gm", "show", game, "--as", "FRANCE")
+    assert shown.exit_code == 0 and "The game is over" in shown.stdout
