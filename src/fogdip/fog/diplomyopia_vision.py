@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property
+from typing import TypeAlias
 
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Move, SupportHold, SupportMove
@@ -34,6 +35,9 @@ from fogdip.fog.sight import Recent, full_text, record_facts
 
 #: Outcomes of a move that got to its target's border (a convoy, if any, carried it there).
 REACHED = ("moved", "bounced")
+
+#: A notice's kind, text and data, before the watchers' tag and ``seen_by`` are added.
+Told: TypeAlias = tuple[str, str, tuple[tuple[str, NoticeValue], ...]]
 
 
 class Battle:
@@ -50,6 +54,7 @@ class Battle:
         for result in resolution.orders:
             if is_move(result) and result.outcome in REACHED:
                 self.entrants.setdefault(self.target(result), []).append(result)
+        self._told: dict[tuple[str, str], Told] = {}
 
     def target(self, result: OrderResult) -> str:
         target = getattr(result.order, "target")
@@ -57,9 +62,43 @@ class Battle:
         return self.board.province_of(target)
 
     @cached_property
-    def scenes(self) -> dict[str, Scene]:
-        """What happened in each province where a unit stood or units tried to enter."""
-        return {province: Scene(self, province) for province in {*self.resolution.before.units, *self.entrants}}
+    def entrant_powers(self) -> dict[str, frozenset[str]]:
+        """The owners of the units that entered or tried to enter each province."""
+        return {
+            province: frozenset(e.unit.power for e in results if e.unit is not None)
+            for province, results in self.entrants.items()
+        }
+
+    # What a unit watching a province sees there is the same for every power, but for the
+    # watchers' tag and ``seen_by``: each notice's kind, text and data are worked out once,
+    # without them (see _seen_in).
+
+    def occupant_notice(self, province: str) -> Told:
+        """What happens to the unit that stood in ``province``: it remains, leaves or is
+        dislodged (a failed move or a support looks like a unit remaining)."""
+        told = self._told.get(("occupant", province))
+        if told is None:
+            resolution = self.resolution
+            unit = resolution.before.units[province]
+            kind, verb = (
+                ("leaves", "leaves") if province in resolution.moves
+                else ("seen-dislodged", "is dislodged") if province in resolution.dislodged
+                else ("remains", "remains")
+            )
+            # The data as Notice.make(owner=..., unit=..., province=...) has it: plain strings.
+            data: tuple[tuple[str, NoticeValue], ...] = (
+                ("owner", unit.power), ("unit", str(unit)), ("province", province),
+            )
+            told = self._told["occupant", province] = (kind, f"{unit.power} {unit} {verb}", data)
+        return told
+
+    def entry_notice(self, province: str) -> Told:
+        """Which units entered ``province`` and which failed to, by owner and type only."""
+        told = self._told.get(("entry", province))
+        if told is None:
+            notice = _entry_notice(self, province, self.entrants[province])
+            told = self._told["entry", province] = (notice.kind, notice.text, notice.data)
+        return told
 
     def occupied_after(self, province: str) -> bool:
         stayed = (
@@ -242,10 +281,15 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
     """What units holding see: the neighbouring provinces, and the attacks on themselves."""
     seen_by: dict[str, list[str]] = {}
     out: list[Notice] = []
+    neighbours = battle.board.neighbours
     for watcher in watchers:
         name = str(watcher)
-        for province in battle.board.neighbours[watcher.province]:
-            seen_by.setdefault(province, []).append(name)
+        for province in neighbours[watcher.province]:
+            observers = seen_by.get(province)
+            if observers is None:
+                seen_by[province] = [name]
+            else:
+                observers.append(name)
         for attack in battle.entrants.get(watcher.province, ()):
             assert attack.unit is not None
             # The attack that dislodged it is told by the dislodgement notice, with its origin.
@@ -254,69 +298,26 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
                 out.append(Notice.make(
                     "attacked", f"{watcher} attacked from {origin}", unit=str(watcher), attacked_from=origin,
                 ))
-    scenes = battle.scenes
+    units, entrants = battle.resolution.before.units, battle.entrant_powers
     for province, observers in sorted(seen_by.items()):
-        scene = scenes.get(province)
-        if scene is not None:  # no unit stood there, none tried to enter: nothing to see
-            out.extend(scene.seen(power, observers))
+        told = []
+        occupant = units.get(province)
+        if occupant is not None and occupant.power != power:
+            told.append(battle.occupant_notice(province))
+        owners = entrants.get(province)
+        if owners and (len(owners) > 1 or power not in owners):  # a foreign unit among them
+            told.append(battle.entry_notice(province))
+        if told:
+            out.extend(_seen_in(told, observers))
     return out
 
 
-class Scene:
-    """What happened in one province, as any unit watching it sees it: worked out once per
-    phase for all the powers watching it.
-
-    The notices about the unit that stood there (told to the powers it is foreign to) and
-    about the units that entered or tried to (told to powers with a foreign unit among
-    them) are made when first needed, without the watchers' tag in their texts and the
-    ``seen_by`` in their data: :meth:`seen` adds those for each power, where
-    :meth:`Notice.make` would have put them."""
-
-    __slots__ = ("_entry", "_occupant", "battle", "entrant_powers", "occupant", "province", "results")
-
-    def __init__(self, battle: Battle, province: str) -> None:
-        self.battle = battle
-        self.province = province
-        self.occupant = battle.resolution.before.units.get(province)
-        self.results = battle.entrants.get(province, [])
-        self.entrant_powers = frozenset(e.unit.power for e in self.results if e.unit is not None)
-        self._occupant: Notice | None = None
-        self._entry: Notice | None = None
-
-    def seen(self, power: str, observers: Iterable[str]) -> list[Notice]:
-        """What ``power`` is told of this province, seen by its units ``observers``."""
-        told = []
-        if self.occupant is not None and self.occupant.power != power:
-            told.append(self.occupant_notice())
-        if any(owner != power for owner in self.entrant_powers):
-            told.append(self.entry_notice())
-        if not told:
-            return told
-        seen_by = tuple(sorted(observers))
-        tag = f" (seen by {', '.join(seen_by)})"
-        return [Notice(notice.kind, notice.text + tag, (*notice.data, ("seen_by", seen_by))) for notice in told]
-
-    def occupant_notice(self) -> Notice:
-        if self._occupant is None:
-            unit, province, resolution = self.occupant, self.province, self.battle.resolution
-            assert unit is not None
-            # Only what happens to it: a failed move or a support looks like a unit remaining.
-            kind, verb = (
-                ("leaves", "leaves") if province in resolution.moves
-                else ("seen-dislodged", "is dislodged") if province in resolution.dislodged
-                else ("remains", "remains")
-            )
-            # As Notice.make(kind, text, owner=..., unit=..., province=...) has it: plain strings.
-            data: tuple[tuple[str, NoticeValue], ...] = (
-                ("owner", unit.power), ("unit", str(unit)), ("province", province),
-            )
-            self._occupant = Notice(kind, f"{unit.power} {unit} {verb}", data)
-        return self._occupant
-
-    def entry_notice(self) -> Notice:
-        if self._entry is None:
-            self._entry = _entry_notice(self.battle, self.province, self.results)
-        return self._entry
+def _seen_in(told: list[Told], observers: list[str]) -> list[Notice]:
+    """Notices as seen by the power's ``observers``: the tag added to the text and
+    ``seen_by`` to the data, where :meth:`Notice.make` would have put them."""
+    seen_by = tuple(sorted(observers))
+    tag = f" (seen by {', '.join(seen_by)})"
+    return [Notice(kind, text + tag, (*data, ("seen_by", seen_by))) for kind, text, data in told]
 
 
 def _entry_notice(battle: Battle, province: str, results: list[OrderResult]) -> Notice:

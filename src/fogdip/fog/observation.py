@@ -87,7 +87,7 @@ class Notice:
 
     @classmethod
     def make(cls, kind: str, text: str, **data: object) -> Notice:
-        return cls(kind, text, tuple((key, _frozen(value)) for key, value in data.items()))
+        return cls(kind, text, tuple([(key, _frozen(value)) for key, value in data.items()]))
 
     def get(self, key: str) -> NoticeValue:
         for name, value in self.data:
@@ -103,6 +103,8 @@ class Notice:
 
 
 def _frozen(value: object) -> NoticeValue:
+    if type(value) is str or value is None:  # most values: kept as they are, checked first
+        return value
     if isinstance(value, (list, tuple, set, frozenset)):
         items = sorted(value) if isinstance(value, (set, frozenset)) else value
         return tuple(_frozen(item) for item in items)
@@ -165,7 +167,7 @@ class Observation:
         return cls(
             variant, power, phase, next_phase, frozenset(visible),
             tuple(sorted(unique.values(), key=_unit_key)), tuple(sorted(orders, key=order_key)),
-            tuple(sorted(centers.items())), tuple(sorted(set(notices), key=_notice_key)), opening,
+            tuple(sorted(centers.items())), _sorted_notices(notices), opening,
         )
 
     @property
@@ -201,3 +203,26 @@ def _unit_key(unit: SeenUnit) -> tuple[str, bool, str, str]:
 
 def _notice_key(notice: Notice) -> tuple[str, str, str]:
     return (notice.kind, notice.text, repr(notice.data))
+
+
+def _sorted_notices(notices: Iterable[Notice]) -> tuple[Notice, ...]:
+    """Distinct notices sorted by :func:`_notice_key`. The ``repr`` of the data is costly and
+    seldom needed, and so is hashing it: notices are sorted by kind and text, and only a run
+    of notices that tie on both is rid of repeats and sorted by the full key."""
+    ordered = sorted(notices, key=lambda notice: (notice.kind, notice.text))
+    out: list[Notice] = []
+    start = 0
+    while start < len(ordered):
+        first, end = ordered[start], start + 1
+        while end < len(ordered) and ordered[end].kind == first.kind and ordered[end].text == first.text:
+            end += 1
+        if end - start == 1:
+            out.append(first)
+        else:
+            distinct: list[Notice] = []
+            for notice in ordered[start:end]:
+                if notice not in distinct:
+                    distinct.append(notice)
+            out.extend(sorted(distinct, key=_notice_key))
+        start = end
+    return tuple(out)

@@ -20,29 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import Map
-from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Convoy, Move, Order, SupportHold, SupportMove, UnitRef
 from fogdip.engine.outcomes import OrderResult, Resolution
-
-#: Order texts already read, per board: every power's observation reads the same orders.
-_PARSED: dict[tuple[int, str], Order | None] = {}
-
-
-def _parsed(text: str, board: Map) -> Order | None:
-    key = (id(board), text)
-    if key in _PARSED:
-        return _PARSED[key]
-    try:
-        order: Order | None = parse_order(text, board)
-    except FogdipError:
-        order = None
-    if len(_PARSED) > 50_000:
-        _PARSED.clear()
-    _PARSED[key] = order
-    return order
-
+from fogdip.fog.sight import read_order
 
 def needs_convoy(board: Map, kind: str | None, location: str, target: str) -> bool:
     """Whether an army's move can only go by sea: both ends on the coast, not adjacent by land."""
@@ -62,7 +43,7 @@ def written_order(result: OrderResult, board: Map) -> Order:
     order, unit = result.order, result.unit
     if unit is None or "; " in result.text:
         return order
-    written = _parsed(result.text, board) if result.text else None
+    written = read_order(result.text, board) if result.text else None
     if written is None or type(written) is not type(order):
         written = order
     ref = UnitRef(unit.kind, unit.location)
@@ -80,7 +61,7 @@ def written_order(result: OrderResult, board: Map) -> Order:
     return order
 
 
-def fog_results(result: OrderResult, board: Map) -> tuple[str, ...]:
+def fog_results(result: OrderResult, board: Map, written: Order | None = None) -> tuple[str, ...]:
     """Result words that do not depend on hidden units.
 
     An army move that only a convoy could make, and that did not arrive other than by a
@@ -90,7 +71,7 @@ def fog_results(result: OrderResult, board: Map) -> tuple[str, ...]:
     order, unit = result.order, result.unit
     words = result.results
     if unit is not None and isinstance(order, Move) and unit.kind == "A":
-        target = written_order(result, board)
+        target = written if written is not None else written_order(result, board)
         assert isinstance(target, Move)
         if needs_convoy(board, unit.kind, unit.location, target.target) and not result.succeeded:
             if "bounce" not in words:
@@ -98,7 +79,7 @@ def fog_results(result: OrderResult, board: Map) -> tuple[str, ...]:
     return words
 
 
-def map_legal(result: OrderResult, board: Map) -> bool:
+def map_legal(result: OrderResult, board: Map, written: Order | None = None) -> bool:
     """Whether an order is legal judged by the map and the ordering unit alone.
 
     The engine also voids a move no fleets could carry, and a support or convoy naming a unit
@@ -106,7 +87,7 @@ def map_legal(result: OrderResult, board: Map) -> bool:
     such orders as legal orders that failed."""
     if result.legal or result.unit is None or "; " in result.text:
         return result.legal
-    unit, order = result.unit, written_order(result, board)
+    unit, order = result.unit, written if written is not None else written_order(result, board)
     province = unit.province
     if isinstance(order, Move):
         target = board.province_of(order.target)
@@ -145,12 +126,12 @@ def fog_view(resolution: Resolution) -> Resolution:
         if result.unit is None:
             orders.append(result)
             continue
-        legal = map_legal(result, board)
         order = written_order(result, board)
+        legal = map_legal(result, board, order)
         outcome = result.outcome
         if legal and not result.legal:
             outcome = "no-path" if isinstance(order, Move) else "void"
-        orders.append(result._replace(order=order, legal=legal, outcome=outcome, results=fog_results(result, board)))
+        orders.append(result._replace(order=order, legal=legal, outcome=outcome, results=fog_results(result, board, order)))
     view = dataclasses.replace(resolution, orders=tuple(orders))
     # A few records at once: a turn's phases, each observed power after power.
     _LAST[:] = [(resolution, view), *_LAST[:7]]
