@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fogdip.bots.random_bot import random_orders
+from fogdip.bots.random_bot import play_random_game, random_orders
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import MovementOptions, legal_orders
@@ -26,15 +26,8 @@ EDITIONS = [get_rules("2023"), get_rules("2000"), get_rules("2000").with_options
 
 
 def positions(seed: int, phases: int, rules: Rules) -> list[GameState]:
-    rng = random.Random(seed)
-    state = GameState.initial()
-    seen = [state]
-    for _ in range(phases):
-        if state.completed:
-            break
-        state = adjudicate(state, random_orders(state, rules, rng), rules, explain=False, assume_legal=True).after
-        seen.append(state)
-    return seen
+    """The opening and the position after each phase of a seeded random game."""
+    return [GameState.initial()] + [r.after for r in play_random_game(seed, rules, max_phases=phases, explain=False)]
 
 
 @settings(max_examples=15, deadline=None)

@@ -30,14 +30,7 @@ DEADMAN = Variant.named("deadman")
 
 
 def position(units: Mapping[str, Sequence[str]], phase: str = "S1902M", usage: Mapping[str, Any] | None = None) -> Position:
-    """The standard centres, the given units (``{"FRANCE": ["F ENG", "A BEL"]}``), the phase."""
-    placed: dict[str, Unit] = {}
-    for power, texts in units.items():
-        for text in texts:
-            kind, location = text.split()
-            placed[BOARD.province_of(location)] = Unit(power, kind, location)  # type: ignore[arg-type]
-    state = GameState.initial(BOARD).with_changes(units=placed, phase=Phase.parse(phase))
-    return Position(state, usage=dict(usage or {}))
+    return Position.of(units, phase, usage=usage, board=BOARD)
 
 
 def play(units: Mapping[str, Sequence[str]], orders: Mapping[str, list[str]], *, variant: Variant = PLAIN,

@@ -36,16 +36,7 @@ def position(
     units: Mapping[str, Sequence[str]], phase: str = "S1901M", usage: Mapping[str, Any] | None = None,
     centers: Mapping[str, str] | None = None,
 ) -> Position:
-    """The standard centres (or ``centers``), the given units (``{"ITALY": ["A PIE"]}``), the phase."""
-    placed: dict[str, Unit] = {}
-    for power, texts in units.items():
-        for text in texts:
-            kind, location = text.split()
-            placed[BOARD.province_of(location)] = Unit(power, kind, location)  # type: ignore[arg-type]
-    state = GameState.initial(BOARD).with_changes(units=placed, phase=Phase.parse(phase))
-    if centers is not None:
-        state = state.with_changes(centers=dict(centers))
-    return Position(state, usage=dict(usage or {}))
+    return Position.of(units, phase, centers=centers, usage=usage, board=BOARD)
 
 
 def turns(variant: Variant, start: Position, *orders: Mapping[str, list[str]]) -> list[TurnResult]:

@@ -17,7 +17,7 @@ leaks nothing), let centres change hands in Spring, or open with a setup phase.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ from fogdip.engine.map import Map, get_map
 from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
-from fogdip.engine.units import Phase
+from fogdip.engine.units import Phase, Unit
 from fogdip.fog import FogRules, get_fog_rules
 from fogdip.fog.observation import Notice, Observation, SeenOrder
 from fogdip.fog.rules import NO_EVENTS, Events
@@ -58,6 +58,28 @@ class Position:
     state: GameState
     setup_pending: bool = False
     usage: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, units: Mapping[str, Sequence[str]], phase: str = "S1901M", *, centers: Mapping[str, str] | None = None,
+        usage: Mapping[str, Any] | None = None, board: Map | None = None,
+    ) -> Position:
+        """A position from unit texts, for examples, tests and bots: the standard centres (or
+        ``centers``, centre to owner) and the given units, in ``phase``.
+
+        >>> Position.of({"ITALY": ["A PIE"]}, "F1901M").state.unit_at("PIE")
+        Unit('ITALY', 'A', 'PIE')
+        """
+        board = board or get_map("standard")
+        placed: dict[str, Unit] = {}
+        for power, texts in units.items():
+            for text in texts:
+                kind, location = text.split()
+                placed[board.province_of(location)] = Unit(power, kind, location)  # type: ignore[arg-type]
+        state = GameState.initial(board).with_changes(units=placed, phase=Phase.parse(phase))
+        if centers is not None:
+            state = state.with_changes(centers=dict(centers))
+        return cls(state, usage=dict(usage or {}))
 
     @property
     def name(self) -> str:
