@@ -157,3 +157,18 @@ def test_each_preset_plays_to_its_end_without_leaks(preset: str) -> None:
     assert position.completed
     if variant.options.fog_enabled:
         assert checked > 20, f"only {checked} non-interference checks ran"
+
+
+def test_options_compose_diplomyopia_sight_on_the_1898_start() -> None:
+    """Issue: "Diplomyopia sight on the 1898 start must be a valid game." """
+    variant = Variant(compose("fog-1898", fog="diplomyopia", garrisons="provinces", end_year=1903))
+    assert variant.options.setup == "1898" and variant.fog.name == "diplomyopia"
+    rng = random.Random("composed")
+    position = variant.start()
+    assert position.name == "S1901S"
+    while not position.completed:
+        played = variant.play(position, random_turn_orders(variant, position, rng))
+        for power, seen in played.observations.items():
+            assert seen.power == power and seen.variant == "diplomyopia"
+        position = played.position
+    assert any(n.kind == "game-over" for n in played.observations["ITALY"].notices)
