@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fogdip.engine import FogdipError, GameState, Phase, Unit, standard_map
+from fogdip.engine import FogdipError, Phase, Unit, standard_map
 from fogdip.fog.observation import Observation, SeenOrder, SeenUnit
 from fogdip.fog.sight import province_sight
 from fogdip.variants import Position, TurnResult, Variant, compose

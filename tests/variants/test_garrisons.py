@@ -20,9 +20,8 @@ from typing import Any
 import pytest
 
 from fogdip.bots.variant_bot import random_turn_orders
-from fogdip.engine import GameState, Unit, standard_map
+from fogdip.engine import standard_map
 from fogdip.engine.errors import FogdipError
-from fogdip.engine.units import Phase
 from fogdip.fog import Notice, Observation
 from fogdip.play import adjudicate_document, position_document, position_from_document
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, compose

@@ -41,6 +41,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules
+from fogdip.fog.written import needs_convoy
 from fogdip.fog.sight import ResultLevel, full_text, own_units, record_facts, revealed_result, seen_unit, state_facts
 
 
@@ -168,10 +169,6 @@ def _target(board: Map, unit: Unit, written: str) -> str:
 
 
 def _via(board: Map, unit: Unit, order: Move) -> bool:
-    """``VIA`` as written, and always for an army's move between coasts that are not
-    adjacent: the engine adds it exactly when a chain of fleets could carry the army."""
-    if order.via_convoy or unit.kind != "A":
-        return order.via_convoy
-    target = board.province_of(order.target)
-    coastal = board.provinces[unit.province].terrain == "coast" and board.provinces[target].terrain == "coast"
-    return coastal and target not in board.army_targets(unit.location)
+    """``VIA`` as written, and always where only a convoy could make the move: the engine adds
+    it exactly when a chain of fleets could carry the army."""
+    return order.via_convoy or needs_convoy(board, unit.kind, unit.location, order.target)

@@ -328,7 +328,7 @@ def _tried(result: OrderResult, target: str) -> bool:
 def _masked(resolution: Resolution, result: OrderResult, shown: dict[str, bool] | None) -> str:
     """The order with ``???`` wherever ``shown`` says no (``None``: nothing hidden); a support
     or convoy names the other unit as its power wrote it."""
-    return masked_text(result, lambda province: shown is None or shown.get(province, False), resolution.before.board)
+    return masked_text(result, lambda province: shown is None or shown.get(province, False))
 
 
 def _province(location: str) -> str:

@@ -110,7 +110,7 @@ class RecordFacts:
     @cached_property
     def full_texts(self) -> tuple[str, ...]:
         """:func:`full_text` of each order, given the board (supports as written)."""
-        return tuple(full_text(result, self.board) for result in self.resolution.orders)
+        return tuple(full_text(result) for result in self.resolution.orders)
 
     @cached_property
     def full_orders(self) -> tuple[SeenOrder, ...]:
@@ -248,9 +248,10 @@ def revealed_result(result: OrderResult, level: ResultLevel) -> tuple[str, ...] 
     return () if result.succeeded else ("fails",)
 
 
-def full_text(result: OrderResult, board: Map | None = None) -> str:
-    """An order in canonical notation, with the unit's real type and coast."""
-    return _text(result, None, board)
+def full_text(result: OrderResult) -> str:
+    """An order in canonical notation, with the unit's real type and coast. Fog rule sets see
+    orders as their powers wrote them (:func:`fogdip.fog.written.fog_view`)."""
+    return _text(result, None)
 
 
 def read_order(text: str, board: Map) -> Order | None:
@@ -270,40 +271,20 @@ def read_order(text: str, board: Map) -> Order | None:
     return written
 
 
-def as_written(result: OrderResult, board: Map | None) -> Order:
-    """The order as its power wrote it, in canonical form.
-
-    The engine completes a legal support or convoy with the real type and coast of the unit it
-    names, which the ordering power may never have seen; what it wrote is what it knows. Two
-    orders to one unit are shown in a fixed order, whatever the order they were given in."""
-    order = result.order
-    if board is None or not result.legal or not isinstance(order, (SupportHold, SupportMove, Convoy)):
-        return order
-    written = read_order(result.text, board)
-    if isinstance(written, SupportHold) and isinstance(order, SupportHold):
-        return SupportHold(order.unit, written.supported)
-    if isinstance(written, SupportMove) and isinstance(order, SupportMove):
-        return SupportMove(order.unit, written.supported, written.target)
-    if isinstance(written, Convoy) and isinstance(order, Convoy):
-        return Convoy(order.unit, written.army, written.target)
-    return order
-
-
-def masked_text(result: OrderResult, known: Callable[[str], bool], board: Map | None = None) -> str:
+def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:
     """An order with every province the power cannot know written ``???``.
 
     The unit's own type is always shown (it is the unit that is observed). For a support or
     convoy, the supported unit is written ``???`` as a whole when neither its province nor
-    its target is known: ``A SIL S ???``. Given the ``board``, a support or convoy names the
-    other unit as its power wrote it (:func:`as_written`).
+    its target is known: ``A SIL S ???``.
     """
-    return _text(result, known, board)
+    return _text(result, known)
 
 
-def _text(result: OrderResult, known: Callable[[str], bool] | None, board: Map | None) -> str:
+def _text(result: OrderResult, known: Callable[[str], bool] | None) -> str:
     """:func:`masked_text`; ``known`` ``None`` knows everything (:func:`full_text`), without
     asking about each province."""
-    order, unit = as_written(result, board), result.unit
+    order, unit = result.order, result.unit
     if not result.legal and "; " in result.text:
         return "; ".join(sorted(result.text.split("; ")))
     if isinstance(order, Waive) or unit is None:
@@ -333,10 +314,8 @@ def _text(result: OrderResult, known: Callable[[str], bool] | None, board: Map |
     return f"{head} {order}"  # pragma: no cover - every engine order is handled above
 
 
-def seen_order(
-    result: OrderResult, known: Callable[[str], bool], level: ResultLevel, *, owner: bool = True, board: Map | None = None
-) -> SeenOrder:
-    return SeenOrder(result.power if owner else None, masked_text(result, known, board), revealed_result(result, level))
+def seen_order(result: OrderResult, known: Callable[[str], bool], level: ResultLevel, *, owner: bool = True) -> SeenOrder:
+    return SeenOrder(result.power if owner else None, masked_text(result, known), revealed_result(result, level))
 
 
 def order_provinces(result: OrderResult) -> list[str]:

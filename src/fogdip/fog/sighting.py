@@ -31,13 +31,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.orders import Convoy, SupportHold, SupportMove, UnitRef
-from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
-from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
+from fogdip.fog.observation import Notice, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules, own_notices
-from fogdip.fog.sight import Recent, full_text, own_units, read_order, record_facts, state_facts
+from fogdip.fog.sight import Recent, own_units, state_facts
 
 
 @dataclass(frozen=True)
@@ -212,25 +211,9 @@ class SightingRules(FogRules):
         coast. ``visible`` is not enough here: it cannot say which coast is in sight."""
         return list(_sighting(state, power, self.options.dislodged_units_see).seen)
 
-    def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
-        """The power's own orders with their full results, and nobody else's ("a player sees
-        neither every unit on the board, nor any player's orders").
-
-        The engine writes a legal support or convoy with the real type and coast of the unit it
-        names; where the power had not sighted that unit when it ordered, that type and coast
-        are hidden facts, so the unit is written as the power wrote it, or by province alone.
-        The result words are the power's own: what they imply (a bounce off an unseen unit, a
-        support cut from out of sight) the GM tells every player about his own orders."""
-        before = resolution.before
-        mine = record_facts(resolution).orders_of(power)
-        known: set[tuple[str | None, str]] = set()
-        # Only a support or convoy names another unit; the sightings are worked out for it alone.
-        if any(result.legal and isinstance(result.order, (SupportHold, SupportMove, Convoy)) for result in mine):
-            known = {
-                (unit.kind, unit.location)
-                for unit in self.units_seen(before, power, self.visible_provinces(before, power))
-            }
-        return [SeenOrder(power, _own_text(result, known, before.board), result.results) for result in mine]
+    # Orders: the base's, the power's own with full results and nobody else's ("a player sees
+    # neither every unit on the board, nor any player's orders"), read as written
+    # (fog/written.py), so a unit the power names is never completed with what it did not see.
 
     def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
         """Its own centres only: "the GM provides each player with information about which
@@ -242,33 +225,3 @@ class SightingRules(FogRules):
         attack's origin: "the retreating player will see the attacking unit, but not
         necessarily know the space from which the attack came"."""
         return own_notices(resolution, power, attack_origin=False)
-
-
-def _own_text(result: OrderResult, known: set[tuple[str | None, str]], board: Map) -> str:
-    """An own order in canonical notation, except that a unit it names which the power had not
-    sighted is written as the power wrote it, or by province alone: ``F NTH S LVP - YOR``."""
-    order = result.order
-    if not result.legal or not isinstance(order, (SupportHold, SupportMove, Convoy)):
-        return full_text(result)  # an illegal order is kept as written
-    other = order.army if isinstance(order, Convoy) else order.supported
-    if other.kind is not None and (other.kind, other.location) in known or other == _written_ref(result.text, board):
-        return full_text(result)
-    bare = UnitRef(None, other.province)
-    shown: SupportHold | SupportMove | Convoy
-    if isinstance(order, SupportHold):
-        shown = SupportHold(order.unit, bare)
-    elif isinstance(order, SupportMove):
-        shown = SupportMove(order.unit, bare, order.target)
-    else:
-        shown = Convoy(order.unit, bare, order.target)
-    return full_text(result._replace(order=shown))
-
-
-def _written_ref(text: str, board: Map) -> UnitRef | None:
-    """The supported or convoyed unit as the order's text names it, if it can be read."""
-    written = read_order(text, board)
-    if isinstance(written, Convoy):
-        return written.army
-    if isinstance(written, (SupportHold, SupportMove)):
-        return written.supported
-    return None
