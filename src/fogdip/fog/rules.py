@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from fogdip.engine.outcomes import Resolution
+from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.written import fog_view
@@ -151,6 +151,14 @@ def own_orders(resolution: Resolution, power: str) -> list[SeenOrder]:
     return list(record_facts(resolution).own_orders.get(power, ()))
 
 
+def rejected_notice(rejected: RejectedOrder, what: str = "Order") -> Notice:
+    """Telling a power that one of its orders (or its setup) was not accepted, and why."""
+    return Notice.make(
+        "rejected", f"{what} {rejected.text!r} was not accepted: {rejected.reason}",
+        order=rejected.text, reason=rejected.reason,
+    )
+
+
 def own_notices(resolution: Resolution, power: str, *, attack_origin: bool) -> list[Notice]:
     """Notices every power gets about its own affairs.
 
@@ -169,10 +177,7 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
             both[origin].setdefault(power, []).append(notice)
 
     for rejected in resolution.rejected:
-        tell(rejected.power, Notice.make(
-            "rejected", f"Order {rejected.text!r} was not accepted: {rejected.reason}",
-            order=rejected.text, reason=rejected.reason,
-        ))
+        tell(rejected.power, rejected_notice(rejected))
     for province, origin in resolution.dislodged.items():
         unit = _dislodged_unit(resolution, province)
         if unit is None:

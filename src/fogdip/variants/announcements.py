@@ -9,12 +9,14 @@
 
 from __future__ import annotations
 
+from fogdip.engine.judge import solo_winner
 from fogdip.engine.outcomes import Resolution
+from fogdip.engine.rules import Rules
 from fogdip.fog.observation import Notice
 from fogdip.variants.options import VariantOptions
 
 
-def announcements(options: VariantOptions, resolutions: list[Resolution], power: str) -> list[Notice]:
+def announcements(options: VariantOptions, rules: Rules, resolutions: list[Resolution], power: str) -> list[Notice]:
     """The announcements ``power`` receives after the turn made of ``resolutions``."""
     before, after = resolutions[0].before, resolutions[-1].after
     out: list[Notice] = []
@@ -39,8 +41,7 @@ def announcements(options: VariantOptions, resolutions: list[Resolution], power:
         elif not options.fog_enabled:
             out.append(Notice.make("eliminated", f"{other} has been eliminated", power=other))
     if after.completed:
-        leaders = [p for p in after.powers if after.center_count(p) >= options.victory_centers]
-        winner = leaders[0] if len(leaders) == 1 else None
+        winner = solo_winner(after, rules)
         if winner is not None:
             out.append(Notice.make("game-over", f"The game is over: {winner} wins with {after.center_count(winner)} centres", winner=winner))
         else:

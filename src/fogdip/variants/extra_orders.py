@@ -40,7 +40,7 @@ from fogdip.engine.rules import get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
-from fogdip.fog.rules import Events
+from fogdip.fog.rules import Events, rejected_notice
 from fogdip.variants.espionage import (
     DisbandNow,
     Espionage,
@@ -170,10 +170,7 @@ class MovementExtras:
             notices.setdefault(power, []).append(notice)
 
         for refused in plan.rejected:
-            tell(refused.power, Notice.make(
-                "rejected", f"Order {refused.text!r} was not accepted: {refused.reason}",
-                order=refused.text, reason=refused.reason,
-            ))
+            tell(refused.power, rejected_notice(refused))
         for power, unit, texts in plan.void:
             orders.setdefault(power, {})[unit.province] = SeenOrder(power, "; ".join(texts), _FAILS)
             listed = " and ".join(repr(t) for t in texts)

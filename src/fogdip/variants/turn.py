@@ -30,7 +30,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 from fogdip.fog import FogRules, get_fog_rules
 from fogdip.fog.observation import Notice, Observation, SeenOrder
-from fogdip.fog.rules import NO_EVENTS, Events
+from fogdip.fog.rules import NO_EVENTS, Events, rejected_notice
 from fogdip.fog.standard import StandardRules
 from fogdip.variants import garrisons
 from fogdip.variants import setup as setups
@@ -181,7 +181,7 @@ class Variant:
             state = resolution.after
         events, usage = garrisons.track(self.options, self.fog, position.state, resolutions, events, usage)
         position_after = Position(state, False, usage)
-        observations = self._observe(resolutions, events, str(position.state.phase), rejected)
+        observations = self._observe(resolutions, events, str(position.state.phase), screened)
         return TurnResult(str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events))
 
     def _screen(
@@ -195,13 +195,15 @@ class Variant:
             if power not in position.state.powers:
                 kept[power] = lines
                 continue
-            sight = self.fog.visible_provinces(position.state, power)
+            sight: frozenset[str] | None = None  # worked out only if a line needs it
             kept[power] = []
             for text in lines:
                 kind, _handed_on = routed_line(text, kinds)
                 if kind == kinds[0] and not text.strip().upper().startswith("IF"):
                     kept[power].append(text)
                     continue
+                if sight is None:
+                    sight = self.fog.visible_provinces(position.state, power)
                 try:
                     check_filed_line(text, position.state, power, self.options, sight)
                 except FogdipError as exc:
@@ -288,10 +290,7 @@ class Variant:
         observations = {}
         for power in state.powers:
             seen = self.fog.initial(started, power)
-            notices = [
-                Notice.make("rejected", f"Setup {r.text!r} was not accepted: {r.reason}", order=r.text, reason=r.reason)
-                for r in rejected if r.power == power
-            ]
+            notices = [rejected_notice(r, "Setup") for r in rejected if r.power == power]
             observations[power] = Observation.build(
                 variant=self.fog.name, power=power, phase=name, next_phase=str(started.phase),
                 visible=seen.visible, units=seen.units, centers=seen.center_owners, notices=notices,
@@ -302,8 +301,10 @@ class Variant:
     # --- what each power sees ------------------------------------------------------------------
 
     def _observe(
-        self, resolutions: list[Resolution], events: list[Events], turn: str, rejected: list[RejectedOrder]
+        self, resolutions: list[Resolution], events: list[Events], turn: str, screened: list[RejectedOrder]
     ) -> dict[str, Observation]:
+        """Each power's report of the turn. ``screened`` are the lines :meth:`_screen` refused;
+        the engine's and the extra orders' refusals reach the powers through their records."""
         powers = resolutions[0].before.powers
         final = resolutions[-1].after
         fog: FogRules = StandardRules() if final.completed and self.options.reveal_at_end else self.fog
@@ -312,10 +313,7 @@ class Variant:
             parts = [fog.observe(r, power, e) for r, e in zip(resolutions, events)]
             notices = [n for part in parts for n in part.notices]
             notices.extend(self._announcements(resolutions, power))
-            notices.extend(
-                Notice.make("rejected", f"Order {r.text!r} was not accepted: {r.reason}", order=r.text, reason=r.reason)
-                for r in rejected if r.power == power
-            )
+            notices.extend(rejected_notice(r) for r in screened if r.power == power)
             last = parts[-1]
             out[power] = Observation.build(
                 variant=self.fog.name, power=power, phase=turn, next_phase=last.next_phase,
@@ -325,4 +323,4 @@ class Variant:
         return out
 
     def _announcements(self, resolutions: list[Resolution], power: str) -> list[Notice]:
-        return announcements(self.options, resolutions, power)
+        return announcements(self.options, self.rules, resolutions, power)
