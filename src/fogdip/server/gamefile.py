@@ -46,6 +46,9 @@ class GameFile:
     filed: dict[str, list[str]] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     opening: dict[str, Any] = field(default_factory=dict)
+    #: Where the game was loaded from, for error messages.
+    source: Path | None = field(default=None, compare=False)
+    _read: tuple[dict[str, Any], tuple[Variant, Position]] | None = field(default=None, compare=False, repr=False)
 
     # --- making, reading, writing ------------------------------------------------------------
 
@@ -75,11 +78,7 @@ class GameFile:
         _check_structure(data, path)
         game = cls(data["position"], dict(data.get("filed", {})), list(data.get("history", [])), dict(data.get("opening", {})))
         game.variant_and_position()  # check the position now, with a clear error
-        try:
-            for power in game.powers:
-                game.knowledge_of(power)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise GameFileError(f"{path} has a damaged report ({type(exc).__name__}: {exc}); restore it from a backup") from None
+        game.source = path
         return game
 
     def save(self, path: Path) -> None:
@@ -113,10 +112,15 @@ class GameFile:
     # --- queries -----------------------------------------------------------------------------
 
     def variant_and_position(self) -> tuple[Variant, Position]:
+        """The game's variant and its next position, read once per position document."""
+        if self._read is not None and self._read[0] is self.position_doc:
+            return self._read[1]
         try:
-            return position_from_document(self.position_doc)
+            read = position_from_document(self.position_doc)
         except FogdipError as exc:
             raise GameFileError(f"the game file's position is damaged: {exc}") from None
+        self._read = (self.position_doc, read)
+        return read
 
     @property
     def turn(self) -> str:
@@ -179,7 +183,15 @@ class GameFile:
         return out
 
     def knowledge_of(self, power: str) -> Knowledge:
-        return Knowledge.rebuild(power, [observation_from_json(r) for r in self.reports_of(power)])
+        """What ``power`` has learned, rebuilt from its reports. Reports are read only here, so
+        commands that do not show a power's view never pay for the whole history."""
+        try:
+            return Knowledge.rebuild(power, [observation_from_json(r) for r in self.reports_of(power)])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            where = self.source or "the game file"
+            raise GameFileError(
+                f"{where} has a damaged report of {power} ({type(exc).__name__}: {exc}); restore it from a backup"
+            ) from None
 
 
 def _check_structure(data: dict[str, Any], path: Path) -> None:
@@ -211,7 +223,7 @@ def observation_from_json(data: Mapping[str, Any]) -> Observation:
         for text in texts:
             dislodged = text.startswith("*")
             kind, _, location = text.lstrip("*").partition(" ")
-            units.append(SeenUnit(location, None if owner == "?" else owner, None if kind == "?" else kind, dislodged))  # type: ignore[arg-type]
+            units.append(SeenUnit(location, None if owner == "?" else owner, None if kind == "?" else kind, dislodged))
     orders = [
         SeenOrder(o["power"], o["order"], None if o["result"] is None else tuple(o["result"])) for o in data["orders"]
     ]
