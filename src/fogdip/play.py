@@ -88,7 +88,7 @@ def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
             result["then"] = later
         result["rejected"] = result["rejected"] + rejected
     else:
-        units = {str(u): [] for u in played.position.state.units.values()}
+        units: dict[str, list[str]] = {str(u): [] for u in played.position.state.units.values()}
         result = {
             "phase": played.turn, "results": units, "reasons": {}, "outcomes": {}, "orders": {}, "powers": {},
             "waives": {}, "rejected": rejected, "dislodged": {}, "skipped": [],
