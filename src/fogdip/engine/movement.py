@@ -22,27 +22,26 @@ _UNRESOLVED, _VISITED, _RESOLVED = range(3)
 
 
 class Node:
-    """One unit's order, as the resolver sees it. ``target`` is a province."""
+    """One unit's order, as the resolver sees it. ``target`` is a province.
+
+    The resolver only reads these fields; the phase that builds the nodes
+    (:class:`fogdip.engine.movement_phase.UnitOrder`) sets every one of them, once per unit."""
 
     __slots__ = (
         "unit", "kind", "province", "target", "target_location", "supported", "via", "route", "supporters",
         "convoyers",
     )
 
-    def __init__(
-        self, unit: Unit, kind: int, province: str, target: str = "", target_location: str = "",
-        supported: str = "", via: bool = False,
-    ) -> None:
-        self.unit = unit
-        self.kind = kind
-        self.province = province
-        self.target = target
-        self.target_location = target_location
-        self.supported = supported
-        self.via = via
-        self.route = DIRECT
-        self.supporters: Sequence[int] = []
-        self.convoyers: Sequence[int] = []
+    unit: Unit
+    kind: int
+    province: str
+    target: str
+    target_location: str
+    supported: str
+    via: bool
+    route: int
+    supporters: Sequence[int]
+    convoyers: Sequence[int]
 
 
 class MovementResolver:

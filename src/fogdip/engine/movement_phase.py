@@ -46,7 +46,6 @@ class UnitOrder(Node):
         self, unit: Unit, kind: int, province: str, target: str, target_location: str, supported: str, via: bool,
         order: Order, text: str, illegal: str | None = None, defaulted: bool = False,
     ) -> None:
-        # Every attribute is set here rather than through Node.__init__: one call per unit.
         self.unit = unit
         self.kind = kind
         self.province = province
