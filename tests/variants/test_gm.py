@@ -42,6 +42,7 @@ def test_a_fog_1898_game_through_the_gm_commands(tmp_path: Path) -> None:
     shown = run("gm", "show", game, "--as", "ENGLAND")
     assert shown.exit_code == 0
     assert "A EDI - YOR (ok)" in shown.stdout
+    assert json.loads(run("gm", "show", game, "--as", "ENGLAND", "--json").stdout)["revealed_history"] is None
     assert "F BRE - ENG" not in shown.stdout  # France's order is not England's to know...
     as_json = json.loads(run("gm", "show", game, "--as", "ENGLAND", "--json").stdout)
     assert as_json["next_turn"] == "S1901R"
@@ -245,3 +246,8 @@ def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, pre
         assert turns < 40
     shown = run("gm", "show", game, "--as", "FRANCE")
     assert shown.exit_code == 0 and "The game is over" in shown.stdout
+    # reveal_at_end: every power now sees every turn's orders, everyone's.
+    history = json.loads(run("gm", "show", game, "--as", "FRANCE", "--json").stdout)["revealed_history"]
+    assert [turn["turn"] for turn in history] == [entry["turn"] for entry in GameFile.load(game).history]
+    assert {o["power"] for turn in history for o in turn["orders"].values()} >= {"ENGLAND", "TURKEY"}
+    assert "its whole history is revealed" in shown.stdout

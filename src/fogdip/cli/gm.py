@@ -130,9 +130,10 @@ def show(
         power = record.power_named(as_power)
         reports = record.reports_of(power)
         knowledge = record.knowledge_of(power)
+        history = record.revealed_history()
         if as_json:
             payload = {"power": power, "next_turn": record.turn, "filed": record.filed.get(power, []),
-                       "reports": reports, "knowledge": knowledge.as_json()}
+                       "reports": reports, "knowledge": knowledge.as_json(), "revealed_history": history}
             print(json.dumps(payload, indent=1))
             return
         console = Console(highlight=False)
@@ -144,5 +145,12 @@ def show(
             console.print("Last seen elsewhere:")
             for ghost in ghosts:
                 console.print(f"  {escape(ghost.owner or 'unknown')}: {escape(str(ghost.unit))} (seen {ghost.phase})")
+        if history is not None:
+            console.print("The game is over; its whole history is revealed:")
+            for turn in history:
+                console.print(f"{turn['turn']}:")
+                for entry in turn["orders"].values():
+                    words = ", ".join(entry["result"]) or "ok"
+                    console.print(f"  {escape(str(entry['power']))}: {escape(entry['order'])} ({escape(words)})")
         filed = record.filed.get(power)
         console.print(f"Next turn: {record.turn}; orders filed: {len(filed) if filed else 'none'}")

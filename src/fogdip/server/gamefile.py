@@ -182,6 +182,23 @@ class GameFile:
         out.extend(entry["reports"][power] for entry in self.history if power in entry["reports"])
         return out
 
+    def revealed_history(self) -> list[dict[str, Any]] | None:
+        """Once the game is over, and if its variant reveals it then (``reveal_at_end``), every
+        turn's orders and results for everyone; ``None`` before that."""
+        variant, position = self.variant_and_position()
+        if not (position.completed and variant.options.reveal_at_end):
+            return None
+        out = []
+        for entry in self.history:
+            result = entry.get("result", {})
+            orders = result.get("orders", {})
+            out.append({
+                "turn": entry["turn"],
+                "orders": {unit: {"power": result.get("powers", {}).get(unit), "order": order,
+                                  "result": result.get("results", {}).get(unit, [])} for unit, order in orders.items()},
+            })
+        return out
+
     def knowledge_of(self, power: str) -> Knowledge:
         """What ``power`` has learned, rebuilt from its reports. Reports are read only here, so
         commands that do not show a power's view never pay for the whole history."""
