@@ -43,6 +43,7 @@ from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.rules import EDITIONS, Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, PhaseError, Unit
+from fogdip.variants.options import PRESETS
 
 __all__ = [
     "VARIANTS",
@@ -56,10 +57,7 @@ __all__ = [
 
 #: Variant name to the map it is played on.
 #: Preset name to the map it is played on.
-VARIANTS: dict[str, str] = {
-    "standard": "standard", "fog-of-war": "standard", "sighting": "standard", "deadman": "standard",
-    "diplomyopia": "standard", "fog-1898": "standard",
-}
+VARIANTS: dict[str, str] = {name: options.map for name, options in PRESETS.items()}
 COMPLETED = "COMPLETED"
 
 _UNIT = re.compile(r"^(\*?)\s*([AF])\s+(\S.*?)\s*$")
