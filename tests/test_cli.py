@@ -141,7 +141,7 @@ def test_replay_matching_game() -> None:
     assert result.exit_code == 0
     assert "5 phases compared, 5 match, 0 mismatch" in result.stdout
     assert "MISMATCH" not in result.stdout
-    assert "edition 2000, convoy intent explicit" in result.stdout
+    assert "edition 2000, convoy intent rulebook" in result.stdout  # a game MILA saved: MILA's rules
 
 
 def tampered(tmp_path: Path) -> Path:

@@ -230,10 +230,14 @@ def test_movement_result_contract() -> None:
     assert result["orders"]["F LON"] == "F LON H"  # defaulted
     assert result["rejected"] == [{"power": "ENGLAND", "order": "A LVP H", "reason": "ENGLAND has no unit in LVP"}]
     assert result["dislodged"] == {"F LON": "ENG"}
+    # NTH, YOR, WAL taken and ENG the attacker's: with nowhere to retreat F LON is disbanded at
+    # once, and with nobody left to choose a retreat the retreat phase is skipped, as in MILA.
+    assert result["disbanded"] == ["F LON"]
+    assert result["skipped"] == ["S1901R"]
     after = result["state"]
-    assert after["phase"] == "S1901R"
-    assert after["units"]["ENGLAND"] == ["A YOR", "F NTH", "*F LON"]
-    assert after["retreats"]["ENGLAND"] == {"F LON": []}  # NTH, YOR, WAL taken; ENG the attacker's
+    assert after["phase"] == "F1901M"
+    assert after["units"]["ENGLAND"] == ["A YOR", "F NTH"]
+    assert after["retreats"]["ENGLAND"] == {}
 
 
 def test_results_document_plays_the_game_on() -> None:

@@ -233,7 +233,7 @@ def test_random_game_is_reproducible() -> None:
 
 def test_saved_game_equality_ignores_recorded_results() -> None:
     game = load_saved_game(sample())
-    other = SavedGame(game.id, game.map, game.phases, game.messages, game.rules, game.metadata, ())
+    other = SavedGame(game.id, game.map, game.phases, game.messages, game.rules, game.metadata, (), game.source)
     assert other == game
     changed = copy.deepcopy(sample())
     changed["phases"][0]["orders"]["FRANCE"] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fogdip.replay import mila_rules, replay_game
+from fogdip.replay import record_rules, replay_game
 
 GAMES = sorted((Path(__file__).parent / "data" / "games").glob("game_*.json"))
 FAST = GAMES[:3]
@@ -20,7 +20,7 @@ FAST = GAMES[:3]
 
 def _replay(path: Path) -> list[str]:
     phases = json.loads(path.read_text())["phases"]
-    comparisons = replay_game(phases, mila_rules())
+    comparisons = replay_game(phases, record_rules())
     assert len(comparisons) == len(phases) - 1
     return [f"{c.phase}: {line}" for c in comparisons if not c.ok for line in c.describe()]
 
@@ -49,7 +49,7 @@ def test_rulebook_convoy_intent_diverges_from_the_records_in_exactly_one_phase()
     differing = []
     for path in GAMES:
         phases = json.loads(path.read_text())["phases"]
-        for comparison in replay_game(phases, mila_rules(compat=False)):
+        for comparison in replay_game(phases, record_rules(compat=False)):
             if not comparison.ok:
                 differing.append((path.stem, comparison.phase))
     assert differing == [("game_443777_ENGLAND_AIT", "F1907M")]

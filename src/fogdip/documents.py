@@ -446,7 +446,8 @@ def result_document(resolution: Resolution, rules: Rules) -> dict[str, Any]:
     keyed by the unit built); ``reasons``, ``outcomes``, ``orders`` and ``powers`` (unit to a
     readable reason, outcome word, normalised order and owner); ``waives`` (power to waived
     builds); ``rejected`` (orders that commanded nothing); ``dislodged`` (unit to the province
-    the attack came from); ``skipped`` (phases passed over); ``state`` (the next position).
+    the attack came from); ``disbanded`` (dislodged units with nowhere to retreat, removed at
+    once); ``skipped`` (phases passed over); ``state`` (the next position).
     """
     results: dict[str, list[str]] = {}
     reasons: dict[str, str] = {}
@@ -489,6 +490,7 @@ def result_document(resolution: Resolution, rules: Rules) -> dict[str, Any]:
         "waives": waives,
         "rejected": rejected,
         "dislodged": dislodged,
+        "disbanded": [str(unit) for unit in resolution.disbanded],
         "skipped": list(resolution.skipped),
         "state": document_from_state(resolution.after, rules),
     }

@@ -30,20 +30,46 @@ from fogdip.engine.judge import adjudicate
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 
-__all__ = ["MILA_COMPAT_OPTIONS", "PhaseComparison", "compare_positions", "mila_rules", "replay_game"]
+__all__ = [
+    "RECORD_OPTIONS", "PhaseComparison", "compare_positions", "mila_rules", "record_rules", "replay_game",
+    "rules_for_source",
+]
 
-#: Rule options that reproduce the MILA/Cicero records (see docs/rules.md, "Replaying MILA records").
-MILA_COMPAT_OPTIONS: dict[str, object] = {"adjacent_convoy_intent": "explicit"}
+#: Rule options that reproduce the Cicero game records (see docs/rules.md, "Replaying MILA
+#: records"): an army goes by sea to a neighbouring province only when ordered ``VIA``, and a
+#: dislodged unit with nowhere to go waits for a retreat phase, where it is disbanded.
+RECORD_OPTIONS: dict[str, object] = {"adjacent_convoy_intent": "explicit", "unretreatable": "retreat-phase"}
 
 
-def mila_rules(edition: str = "2000", *, compat: bool = True) -> Rules:
-    """The rules a MILA record is replayed with: the edition, plus :data:`MILA_COMPAT_OPTIONS`.
+def record_rules(edition: str = "2000", *, compat: bool = True) -> Rules:
+    """The rules the Cicero game records are replayed with: the edition, plus
+    :data:`RECORD_OPTIONS` (``compat=False`` leaves the convoy choice to the edition).
 
-    >>> mila_rules().edition, mila_rules().adjacent_convoy_intent, mila_rules(compat=False).adjacent_convoy_intent
-    ('2000', 'explicit', 'rulebook')
+    >>> record_rules().adjacent_convoy_intent, record_rules(compat=False).adjacent_convoy_intent
+    ('explicit', 'rulebook')
+    >>> record_rules(compat=False).unretreatable
+    'retreat-phase'
     """
-    rules = get_rules(edition)
-    return rules.with_options(**MILA_COMPAT_OPTIONS) if compat else rules
+    options = RECORD_OPTIONS if compat else {"unretreatable": RECORD_OPTIONS["unretreatable"]}
+    return get_rules(edition).with_options(**options)
+
+
+def mila_rules(edition: str = "2000") -> Rules:
+    """The rules of MILA's engine (``diplomacy`` 1.1.2), for the games it saves: the edition
+    as fogdip plays it, which disbands a unit with nowhere to retreat at once and skips a
+    retreat phase in which nobody has a choice, as MILA does (docs/mila-notes.md lists the
+    remaining differences).
+
+    >>> mila_rules().edition, mila_rules().unretreatable
+    ('2000', 'disband-at-once')
+    """
+    return get_rules(edition)
+
+
+def rules_for_source(source: str, edition: str = "2000") -> Rules:
+    """:func:`mila_rules` for games saved by MILA's engine (``source="mila"``),
+    :func:`record_rules` for the Cicero records (``"records"``)."""
+    return mila_rules(edition) if source == "mila" else record_rules(edition)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import pytest
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import standard_map
 from fogdip.engine.outcomes import OrderResult, Resolution
-from fogdip.engine.rules import get_rules
+from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 
@@ -75,38 +75,75 @@ def _position(units: dict[str, Unit]) -> dict[str, list[str]]:
     return {power: sorted(texts) for power, texts in by_power.items()}
 
 
+def _play(case: dict[str, Any], rules: Rules) -> list[int]:
+    """Play every step of a case and check what it expects; return the retreat steps the
+    engine skipped. A dislodged unit with nowhere to retreat is disbanded at once by default
+    (``Rules.unretreatable``, as MILA does), and a retreat phase in which nobody has a choice
+    is skipped: the DATC's orders for such a step then command no unit, which is how the DATC
+    expects them to end (illegal), and the position after it must still be the DATC's."""
+    state = _initial(case)
+    skipped: list[int] = []
+    for number, step in enumerate(case["steps"]):
+        failures = []
+        if str(state.phase) != step["phase"]:
+            assert step["phase"].endswith("R") and _when(state.phase) > _when(Phase.parse(step["phase"])), (
+                f"step {number}: engine is in {state.phase}"
+            )
+            skipped.append(number)
+            for power, texts in step["orders"].items():
+                failures.extend(
+                    f"{power} {text!r}: expected {wanted}, but the retreat phase was skipped"
+                    for text in texts if (wanted := step["expect"]["orders"].get(text)) not in (None, "illegal")
+                )
+            resolution = None
+        else:
+            resolution = adjudicate(state, step["orders"], rules)
+            failures.extend(_unmet(resolution, step))
+        if "units_after" in step["expect"]:
+            units = resolution.after.units if resolution is not None else state.units
+            after = _position(dict(units))
+            wanted_after = {p: sorted(u) for p, u in step["expect"]["units_after"].items() if u}
+            if after != wanted_after:
+                failures.append(f"position after {after}, expected {wanted_after}")
+        assert not failures, f"{case['id']} ({rules.edition}) step {number}:\n" + "\n".join(failures)
+        if resolution is not None:
+            state = resolution.after
+    return skipped
+
+
+def _when(phase: Phase) -> tuple[int, int, int]:
+    return phase.year, "SFW".index(phase.season), "MRA".index(phase.kind)
+
+
+def _unmet(resolution: Resolution, step: dict[str, Any]) -> list[str]:
+    expect = step["expect"]
+    failures = []
+    for power, texts in step["orders"].items():
+        for text in texts:
+            wanted = expect["orders"].get(text)
+            if wanted is None:
+                continue
+            found = _find(resolution, power, text)
+            got = _verdict(found)
+            if got != wanted:
+                detail = found if isinstance(found, str) else f"{found.outcome}: {found.reason}"
+                failures.append(f"{power} {text!r}: expected {wanted}, got {got} ({detail})")
+    if "dislodged" in expect:
+        dislodged = sorted(str(resolution.before.units[p]) for p in resolution.dislodged)
+        if dislodged != sorted(expect["dislodged"]):
+            failures.append(f"dislodged {dislodged}, expected {sorted(expect['dislodged'])}")
+    return failures
+
+
 @pytest.mark.parametrize(
     ("edition", "case"), CASES, ids=[f"{c['id']}-{e}" for e, c in CASES]
 )
 def test_datc_case(edition: str, case: dict[str, Any]) -> None:
-    rules = get_rules(edition)
-    state = _initial(case)
-    for number, step in enumerate(case["steps"]):
-        assert str(state.phase) == step["phase"], f"step {number}: engine is in {state.phase}"
-        resolution = adjudicate(state, step["orders"], rules)
-        expect = step["expect"]
-        failures = []
-        for power, texts in step["orders"].items():
-            for text in texts:
-                wanted = expect["orders"].get(text)
-                if wanted is None:
-                    continue
-                found = _find(resolution, power, text)
-                got = _verdict(found)
-                if got != wanted:
-                    detail = found if isinstance(found, str) else f"{found.outcome}: {found.reason}"
-                    failures.append(f"{power} {text!r}: expected {wanted}, got {got} ({detail})")
-        if "dislodged" in expect:
-            dislodged = sorted(str(resolution.before.units[p]) for p in resolution.dislodged)
-            if dislodged != sorted(expect["dislodged"]):
-                failures.append(f"dislodged {dislodged}, expected {sorted(expect['dislodged'])}")
-        if "units_after" in expect:
-            after = _position(dict(resolution.after.units))
-            wanted_after = {p: sorted(u) for p, u in expect["units_after"].items() if u}
-            if after != wanted_after:
-                failures.append(f"position after {after}, expected {wanted_after}")
-        assert not failures, f"{case['id']} ({edition}) step {number}:\n" + "\n".join(failures)
-        state = resolution.after
+    skipped = _play(case, get_rules(edition))
+    if skipped:
+        # The retreat steps themselves, played as the DATC writes them: the unit waits for a
+        # retreat phase, where its retreat is illegal and it is disbanded.
+        assert _play(case, get_rules(edition).with_options(unretreatable="retreat-phase")) == []
 
 
 def test_every_chapter_six_case_is_present_for_both_editions() -> None:

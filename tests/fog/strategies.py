@@ -25,18 +25,21 @@ from fogdip.engine import (
     Order,
     Phase,
     Resolution,
+    Rules,
     SupportHold,
     SupportMove,
     Unit,
-    adjudicate,
     get_rules,
     legal_orders,
     standard_map,
 )
+from fogdip.engine import adjudicate as engine_adjudicate
+from fogdip.engine.judge import OrderInput
 from fogdip.engine.legal import MovementOptions
 from fogdip.engine.map import UnitKind
 
-RULES = get_rules()
+#: The rules of every fog game: the default edition, with legality judged by the map alone.
+RULES = get_rules().with_options(legality="map")
 BOARD = standard_map()
 POWERS = BOARD.powers
 PROVINCES = tuple(sorted(code for code, p in BOARD.provinces.items() if p.passable))
@@ -97,6 +100,13 @@ def words_provinces(text: str) -> list[str]:
         if word.upper() == word and BOARD.is_location(word):
             out.append(BOARD.province_of(word))
     return out
+
+
+def adjudicate(state: GameState, orders: OrderInput, rules: Rules | str | None = None, **options: bool) -> Resolution:
+    """The engine's :func:`~fogdip.engine.adjudicate` as a fog game calls it: whatever the
+    edition, legality is judged by the map alone (fog rule sets observe nothing else)."""
+    edition = rules if isinstance(rules, Rules) else get_rules(rules)
+    return engine_adjudicate(state, orders, edition.with_options(legality="map"), **options)
 
 
 # --- positions -----------------------------------------------------------------------------

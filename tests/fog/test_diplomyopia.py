@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from strategies import adjudicate
+
 from fogdip.documents import state_from_document
-from fogdip.engine import Convoy, GameState, Order, Resolution, Unit, UnitRef, adjudicate, get_rules, legal_orders, standard_map
+from fogdip.engine import Convoy, GameState, Order, Resolution, Unit, UnitRef, get_rules, legal_orders, standard_map
 from fogdip.engine.judge import take_centers
 from fogdip.engine.map import UnitKind
 from fogdip.fog import DiplomyopiaRules, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
@@ -23,7 +25,7 @@ from fogdip.fog.sight import order_provinces, unit_sight
 
 RULES = DiplomyopiaRules()
 BOARD = standard_map()
-ENGINE_RULES = get_rules()
+ENGINE_RULES = get_rules().with_options(legality="map")
 
 
 def position(units: Mapping[str, Sequence[str]], phase: str = "S1901M", centers: Mapping[str, Sequence[str]] | None = None) -> GameState:

@@ -16,9 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from strategies import adjudicate
+
 from fogdip.bots.random_bot import play_random_game
 from fogdip.documents import state_from_document
-from fogdip.engine import adjudicate, get_rules, legal_orders
+from fogdip.engine import get_rules, legal_orders
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog import Fog1898Rules, Observation, get_fog_rules
@@ -347,7 +349,7 @@ def test_random_games_reveal_only_what_was_in_sight(seed: int, always: bool) -> 
     rules = get_fog_rules("fog-1898", failed_move_target="always" if always else "if-visible")
     assert isinstance(rules, Fog1898Rules)
     checked = 0
-    for record in play_random_game(seed, get_rules(), max_phases=30):
+    for record in play_random_game(seed, get_rules().with_options(legality="map"), max_phases=30):
         full = {(r.power, r.unit.province): full_text(r) for r in record.orders if r.unit is not None}
         for power in record.before.powers:
             seen = rules.observe(record, power)
@@ -384,7 +386,7 @@ def test_changing_a_hidden_order_changes_nothing_seen(seed: int) -> None:
     beginning or the end of the turn) has a different outcome, the power's report is
     byte-identical, but for ``next_phase``: whether a retreat phase follows is the game's
     schedule, which the framework reports as it is (see docs/variants/fog-1898.md)."""
-    rules, engine_rules = Fog1898Rules(), get_rules()
+    rules, engine_rules = Fog1898Rules(), get_rules().with_options(legality="map")
     compared = 0
     records = [r for r in play_random_game(seed, engine_rules, max_phases=8) if r.before.phase.kind == "M"]
     for record in records[:3]:

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, assume, find, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 from strategies import (
+    adjudicate,
     BOARD,
     POWERS,
     PROVINCES,
@@ -47,7 +48,7 @@ from strategies import (
 )
 
 from fogdip.bots.random_bot import random_orders
-from fogdip.engine import GameState, Phase, Resolution, Unit, adjudicate, get_rules
+from fogdip.engine import GameState, Phase, Resolution, Unit, get_rules
 from fogdip.fog import FOG_RULES, DeadmanRules, Knowledge, Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.observation import NoticeValue
 from fogdip.fog.rules import FogRules

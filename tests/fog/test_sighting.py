@@ -15,8 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from strategies import adjudicate
+
 from fogdip.documents import state_from_document
-from fogdip.engine import GameState, Move, Resolution, Unit, UnitRef, adjudicate, get_rules, standard_map
+from fogdip.engine import GameState, Move, Resolution, Unit, UnitRef, get_rules, standard_map
 from fogdip.engine.map import UnitKind
 from fogdip.engine.validate import OrderChecker
 from fogdip.fog import SightingRules, get_fog_rules
@@ -179,18 +181,19 @@ def test_dislodged_unit_is_seen_from_the_province_it_was_dislodged_from() -> Non
     assert "GERMANY A BUR" in foreign(RULES.observe(record, "FRANCE"))
 
 
-def test_dislodged_unit_with_no_retreat_is_not_seen() -> None:
-    """A unit with no retreat is "disbanded automatically", so nobody else sees it."""
-    record = battle(gascony=True)
-    assert record.after.dislodged["BUR"].retreats == ()
-    for power in ("ENGLAND", "GERMANY", "ITALY"):
-        seen = RULES.observe(record, power)
-        assert not any(u.province == "BUR" and u.owner == "FRANCE" for u in seen.units), power
-    # Its owner still sees it, exactly as it would see a unit that can retreat: whether it can
-    # retreat is not told.
-    france = RULES.observe(record, "FRANCE")
-    assert "*A BUR" in {str(u) for u in france.units if u.owner == "FRANCE"}
-    assert france.notices == RULES.observe(battle(gascony=False), "FRANCE").notices
+def test_dislodged_unit_with_no_retreat_is_seen_like_any_other() -> None:
+    """ "if a dislodged unit is not disbanded automatically": judged by the map alone (every
+    fog game), no unit is disbanded automatically. Whether it has anywhere to go is found out
+    only when its retreat is tried, so a unit with nowhere to retreat is seen from its
+    province like any other, and a power that does not sight GAS (England) cannot tell the two
+    battles apart."""
+    blocked, free = battle(gascony=True), battle(gascony=False)
+    assert blocked.after.dislodged["BUR"].retreats == () and free.after.dislodged["BUR"].retreats
+    for power in ("ENGLAND", "GERMANY", "FRANCE"):
+        seen = RULES.observe(blocked, power)
+        assert any(u.province == "BUR" and u.owner == "FRANCE" and u.dislodged for u in seen.units), power
+    assert "GAS" not in RULES.visible_provinces(blocked.after, "ENGLAND")
+    assert as_bytes(RULES.observe(blocked, "ENGLAND")) == as_bytes(RULES.observe(free, "ENGLAND"))
 
 
 def test_dislodged_units_sight_from_their_province_by_option() -> None:
@@ -276,19 +279,19 @@ def test_own_orders_with_results_and_no_foreign_orders_ever() -> None:
 
 
 def test_own_support_of_an_unsighted_unit_does_not_reveal_its_type_or_coast() -> None:
-    """The engine writes a legal support with the supported unit's real type and coast; where
-    the power did not sight that unit, its report names the province only."""
+    """Judged by the map alone, the engine keeps a support as written: it never completes the
+    supported unit's type or coast from the unit standing there, so the power's report names
+    the province only, as it wrote it."""
     state = position({"ENGLAND": ["F BAR", "F NTH"], "RUSSIA": ["F STP/SC"], "FRANCE": ["A LVP"]})
     record = adjudicate(state, {"ENGLAND": ["F BAR S STP", "F NTH S LVP - YOR"], "FRANCE": ["A LVP - YOR"]})
-    assert {str(r.order) for r in record.orders if r.power == "ENGLAND"} == {"F BAR S F STP/SC", "F NTH S A LVP - YOR"}
+    assert {str(r.order) for r in record.orders if r.power == "ENGLAND"} == {"F BAR S STP", "F NTH S LVP - YOR"}
     england = RULES.observe(record, "ENGLAND")
     assert set(england.order_texts()) == {"F BAR S STP", "F NTH S LVP - YOR"}
     assert "STP/SC" not in as_bytes(england)
     # What the power wrote itself is its own: it is kept.
     record = adjudicate(state, {"ENGLAND": ["F BAR S F STP/SC"]})
     assert "F BAR S F STP/SC" in RULES.observe(record, "ENGLAND").order_texts()
-    # Every support is shown as written, even of a unit the power sees: the fog never shows the
-    # engine's completion of an order (fog/written.py).
+    # Every support is shown as written, even of a unit the power sees.
     state = position({"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]})
     record = adjudicate(state, {"FRANCE": ["A PAR S BUR"]})
     assert "A PAR S BUR" in RULES.observe(record, "FRANCE").order_texts()

@@ -43,7 +43,7 @@ from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase
 from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
-from fogdip.replay import PhaseComparison, mila_rules, replay_game
+from fogdip.replay import PhaseComparison, record_rules, replay_game, rules_for_source
 
 
 class _OneLineUsageErrors(TyperGroup):
@@ -232,8 +232,10 @@ def _adjudicate_lines(stream: TextIO, pretty: bool) -> None:
 def _replay_rules(game: SavedGame, edition: str | None, mila_compat: bool | None, convoy_intent: str | None) -> Rules:
     if edition is None and mila_compat is None and game.rules is not None:
         rules = rules_from_spec(game.rules)
+    elif mila_compat is None:
+        rules = rules_for_source(game.source, "2000" if edition is None else edition)
     else:
-        rules = mila_rules("2000" if edition is None else edition, compat=mila_compat is not False)
+        rules = record_rules("2000" if edition is None else edition, compat=mila_compat)
     if convoy_intent is not None:
         rules = rules.with_options(adjacent_convoy_intent=_choice(convoy_intent, CONVOY_INTENTS, "--convoy-intent"))
     return rules
@@ -242,7 +244,7 @@ def _replay_rules(game: SavedGame, edition: str | None, mila_compat: bool | None
 def _describe_rules(rules: Rules) -> str:
     return (
         f"edition {rules.edition}, convoy intent {rules.adjacent_convoy_intent}, "
-        f"civil disorder {rules.civil_disorder}"
+        f"civil disorder {rules.civil_disorder}, unretreatable units {rules.unretreatable}"
     )
 
 
@@ -256,8 +258,10 @@ def replay(
     )] = None,
     mila_compat: Annotated[bool | None, typer.Option(
         "--mila-compat/--no-mila-compat",
-        help="Use MILA's house choices (convoys to adjacent provinces need VIA). "
-        "Default: on, unless the game records its own rules.",
+        help="Use the Cicero records' house choices (convoys to adjacent provinces need VIA; a unit with "
+        "nowhere to retreat waits for the retreat phase); --no-mila-compat keeps only the latter. "
+        "Default: the game's own rules if it records them, else MILA's engine's for a game MILA saved, "
+        "else the records' choices.",
     )] = None,
     convoy_intent: Annotated[str | None, typer.Option(
         "--convoy-intent", help="Override the convoy-intent rule: rulebook or explicit.",

@@ -122,7 +122,7 @@ def adjudicate(
     after, skipped = advance(after, rules)
     return Resolution(
         before=state, after=after, orders=tuple(_sorted(results)), rejected=tuple(rejected),
-        skipped=tuple(skipped), **extra,  # type: ignore[arg-type]
+        skipped=tuple(skipped), rules=rules, **extra,  # type: ignore[arg-type]
     )
 
 
@@ -135,7 +135,7 @@ def _movement_resolution(
     return Resolution(
         before=state, after=after, orders=tuple(outcome.results), rejected=rejected, moves=outcome.moves,
         dislodged=outcome.dislodged_from, convoy_paths=outcome.convoy_paths, supports=outcome.supports,
-        standoffs=outcome.standoffs, skipped=tuple(skipped),
+        standoffs=outcome.standoffs, skipped=tuple(skipped), disbanded=outcome.disbanded, rules=rules,
     )
 
 

@@ -149,6 +149,12 @@ class Map:
     def is_sea(self, province: str) -> bool:
         return self.provinces[province].terrain == "sea"
 
+    @cached_property
+    def sea_provinces(self) -> frozenset[str]:
+        """The sea provinces: where a fleet may convoy from, and what a convoy route is made of
+        when only the map is looked at."""
+        return frozenset(code for code, p in self.provinces.items() if p.terrain == "sea")
+
     def adjacent_provinces(self, province: str) -> frozenset[str]:
         """Provinces adjacent to ``province`` by any unit type, from any of its coasts."""
         return self.neighbours[province]

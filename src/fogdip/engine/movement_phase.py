@@ -72,6 +72,8 @@ class MovementOutcome(NamedTuple):
     convoy_paths: dict[str, tuple[str, ...]]
     supports: dict[str, str]
     standoffs: tuple[str, ...]
+    #: Dislodged units with nowhere to retreat, disbanded at once (``Rules.unretreatable``).
+    disbanded: tuple[Unit, ...] = ()
 
 
 def resolve_movement(
@@ -179,6 +181,11 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
 
     standoffs = _standoffs(resolver, units)
     dislodged: dict[str, Dislodged] = {}
+    disbanded: list[Unit] = []
+    # Under map legality a unit may order a retreat anywhere it could move, so it always waits
+    # for the retreat phase: being removed at once would tell its power that every place
+    # around it was taken.
+    at_once = rules.unretreatable == "disband-at-once" and rules.legality == "board"
     for province, attacker_from in dislodged_from.items():
         unit = nodes[index[province]].unit
         convoyed = resolver.is_convoyed(index[attacker_from])
@@ -189,12 +196,17 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
                 if (p := board.province_of(t)) not in units and p != blocked and p not in standoffs
             )
         )
-        dislodged[province] = Dislodged(unit, attacker_from, options)
+        if options or not at_once:
+            dislodged[province] = Dislodged(unit, attacker_from, options)
+        else:
+            disbanded.append(unit)
 
     # By power, then province: one string per unit sorts faster than pairs ("\0" sorts first).
     ordered = sorted(range(len(nodes)), key=[node.unit.power + "\0" + node.province for node in nodes].__getitem__)
-    results = _results(resolver, nodes, ordered, counted, dislodged_from, explain)
-    return MovementOutcome(results, units, dislodged, moves, dislodged_from, convoy_paths, supports, standoffs)
+    results = _results(resolver, nodes, ordered, counted, dislodged_from, explain, frozenset(u.province for u in disbanded))
+    return MovementOutcome(
+        results, units, dislodged, moves, dislodged_from, convoy_paths, supports, standoffs, tuple(disbanded),
+    )
 
 
 def _link(
@@ -293,8 +305,10 @@ def _results(
     counted: set[int],
     dislodged_from: dict[str, str],
     explain: bool,
+    disbanded: frozenset[str] = frozenset(),
 ) -> list[OrderResult]:
-    """Each unit's result, in the given order of nodes."""
+    """Each unit's result, in the given order of nodes. ``disbanded`` are the provinces of
+    dislodged units removed at once, for want of a place to retreat to."""
     decisions = resolver.result
     results: list[OrderResult] = []
     for i in ordered:
@@ -336,6 +350,8 @@ def _results(
             if explain:
                 by = nodes[resolver.at[attacker]].unit
                 reason = (reason + "; " if reason else "") + f"dislodged by {by} from {attacker}"
+                if node.province in disbanded:
+                    reason += "; with nowhere to retreat, it is disbanded"
         unit = node.unit
         # tuple.__new__ is what OrderResult(...) runs, minus the generated __new__'s call: this
         # runs for every unit of every phase.

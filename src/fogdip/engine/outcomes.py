@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from fogdip.engine.orders import Order
+from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 
@@ -79,6 +80,10 @@ class Resolution:
     removals: tuple[Unit, ...] = ()
     #: Phases skipped after this one because nothing was to be done in them.
     skipped: tuple[str, ...] = ()
+    #: Units dislodged with nowhere to retreat, disbanded at once (``Rules.unretreatable``).
+    disbanded: tuple[Unit, ...] = ()
+    #: The rules the phase was judged by (``legality`` says whether by the map alone).
+    rules: Rules = field(default_factory=get_rules)
 
     @property
     def phase(self) -> str:

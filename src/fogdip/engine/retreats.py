@@ -1,4 +1,13 @@
-"""Adjudicating a retreat phase: retreats to the same province all fail; the rest disband."""
+"""Adjudicating a retreat phase: retreats to the same province all fail; the rest disband.
+
+A retreat can only succeed into one of the unit's options (:attr:`Dislodged.retreats`): a
+place it could move to that is empty, was not left empty by a stand-off, and is not where the
+attack came from. Under ``legality="board"`` any other target makes the order illegal. Under
+``legality="map"`` the order is legal wherever the unit could move, and a retreat to a place
+that is not free fails like a bounce; the unit is disbanded either way, but which of the two
+it was no longer tells its power what stands there. Only retreats that could succeed contest
+a province, so the positions that follow are the same under both.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +17,8 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.engine.validate import CheckedOrder
 
+_BOUNCE_DISBAND = ("bounce", "disband")
+
 
 def resolve_retreats(
     state: GameState, checked: dict[str, CheckedOrder]
@@ -16,8 +27,9 @@ def resolve_retreats(
     board = state.board
     wanted: dict[str, list[str]] = {}
     for province, candidate in checked.items():
-        if candidate.legal and isinstance(candidate.order, Retreat):
-            wanted.setdefault(board.province_of(candidate.order.target), []).append(province)
+        order = candidate.order
+        if candidate.legal and isinstance(order, Retreat) and order.target in state.dislodged[province].retreats:
+            wanted.setdefault(board.province_of(order.target), []).append(province)
     units = dict(state.units)
     moves: dict[str, str] = {}
     results: list[OrderResult] = []
@@ -32,10 +44,13 @@ def resolve_retreats(
             outcome, words, reason = "illegal", ("void", "disband"), f"{entry.reason}; {unit} is disbanded"
         elif isinstance(order, Retreat):
             target = board.province_of(order.target)
-            rivals = wanted[target]
-            if len(rivals) > 1:
+            rivals = wanted.get(target, ())
+            if province not in rivals:
+                outcome, words = "bounced", _BOUNCE_DISBAND
+                reason = f"{unit} cannot retreat to {order.target}: {_blocked(state, dislodged.attacker_from, target)}; it is disbanded"
+            elif len(rivals) > 1:
                 others = ", ".join(str(state.dislodged[p].unit) for p in rivals if p != province)
-                outcome, words, reason = "bounced", ("bounce", "disband"), f"{unit} met {others} retreating to {target}; both disband"
+                outcome, words, reason = "bounced", _BOUNCE_DISBAND, f"{unit} met {others} retreating to {target}; both disband"
             else:
                 outcome, words, reason = "retreated", (), f"{unit} retreated to {order.target}"
                 units[target] = Unit(unit.power, unit.kind, order.target)
@@ -45,3 +60,13 @@ def resolve_retreats(
             reason = f"{unit} disbanded" if entry is not None else f"{unit} had no retreat order and is disbanded"
         results.append(OrderResult(unit.power, unit, order, text, legal, entry is None, outcome, words, reason))
     return results, units, moves
+
+
+def _blocked(state: GameState, attacker_from: str | None, target: str) -> str:
+    """Why a retreat target is not free (for the judge: it names what stands there)."""
+    occupant = state.units.get(target)
+    if occupant is not None:
+        return f"{occupant} stands there"
+    if target == attacker_from:
+        return "the attack came from there"
+    return "it was left empty by a stand-off"

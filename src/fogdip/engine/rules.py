@@ -1,7 +1,10 @@
-"""Rule editions: the named policies on which the DATC's disputable issues (chapter 4) differ.
+"""Rule editions: the named policies on which the DATC's disputable issues (chapter 4) differ,
+and the game options that change how orders are judged (legality by the map alone, for fog).
 
 >>> get_rules("2023").retreat_to_convoy_origin, get_rules("2000").via_convoy_falls_back_to_land
 (True, True)
+>>> get_rules("2023").with_options(legality="map").legality
+'map'
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from fogdip.engine.errors import FogdipError
 
 ConvoyIntent = Literal["rulebook", "explicit"]
 CivilDisorder = Literal["owned-distance", "home-distance"]
+Legality = Literal["board", "map"]
+Unretreatable = Literal["disband-at-once", "retreat-phase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +42,49 @@ class Rules:
     civil_disorder: CivilDisorder = "owned-distance"
     #: Centres needed to win outright.
     victory_centers: int | None = None
+    #: What an order's legality is judged from. ``"board"``: the whole position, as the DATC
+    #: defines it (4.E.1): a convoy needs fleets that could carry the army, a support a unit
+    #: there that could make the move, a retreat an empty, uncontested target. ``"map"``: the
+    #: map, the ordered unit and its own power's orders only, so that no unit a power cannot
+    #: see decides whether its order is legal (every fog game; see docs/rules.md).
+    legality: Legality = "board"
+    #: A dislodged unit with nowhere to retreat: ``"disband-at-once"`` removes it with the
+    #: movement phase, and a retreat phase in which nobody has a choice is skipped (MILA);
+    #: ``"retreat-phase"`` keeps it until the retreat phase, which is then held (the records of
+    #: the Cicero games). Under ``legality="map"`` every dislodged unit may legally order a
+    #: retreat, so none is removed at once.
+    unretreatable: Unretreatable = "disband-at-once"
 
     def with_options(self, **changes: object) -> Rules:
+        """These rules with some policies changed; an unknown name or value is refused.
+
+        >>> get_rules().with_options(legality="sight")
+        Traceback (most recent call last):
+        ...
+        fogdip.engine.errors.FogdipError: rules option legality cannot be 'sight': use one of board, map
+        """
+        known = {name for name in self.__dataclass_fields__}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise FogdipError(f"unknown rules option {', '.join(unknown)}: known options are {', '.join(sorted(known))}")
+        for name, value in changes.items():
+            allowed = _CHOICES.get(name)
+            if allowed is not None and value not in allowed:
+                raise FogdipError(f"rules option {name} cannot be {value!r}: use one of {', '.join(allowed)}")
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def map_legality(self) -> bool:
+        """Whether orders are judged by the map alone (``legality="map"``)."""
+        return self.legality == "map"
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "adjacent_convoy_intent": ("rulebook", "explicit"),
+    "civil_disorder": ("owned-distance", "home-distance"),
+    "legality": ("board", "map"),
+    "unretreatable": ("disband-at-once", "retreat-phase"),
+}
 
 
 EDITIONS: dict[str, Rules] = {

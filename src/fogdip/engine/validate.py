@@ -4,9 +4,25 @@ Legal means possible in this position and phase, not knowing any other order (DA
 An illegal order is kept with its reason and the unit holds (or, in retreats, disbands).
 An order naming a unit the power does not have is *rejected*: it commands nothing.
 
-Legality is judged on the full position, as the DATC defines it, so a reason may reveal what
-stands where ("there is no unit in BUR", "only armies can be convoyed"). Reasons are written
-for the judge; the fog layer must redact them before a power sees them (docs/rules.md).
+Under ``Rules.legality="board"`` legality is judged on the full position, as the DATC defines
+it, so a reason may reveal what stands where ("there is no unit in BUR", "only armies can be
+convoyed"). Reasons are written for the judge; the fog layer must redact them before a power
+sees them (docs/rules.md).
+
+Under ``Rules.legality="map"`` (every fog game) an order is judged from the map, the unit it
+commands and nothing else: a convoy route is a chain of sea provinces, not of fleets; a
+support or convoy names a place, not a unit, and is legal if some unit there could make the
+move; a retreat may go anywhere its unit could move, and fails if the place is taken. No
+other unit decides whether an order is legal, nor how it is normalised, nor its reason:
+
+>>> from fogdip.engine.rules import get_rules
+>>> from fogdip.engine.orders import Move, UnitRef
+>>> state = GameState.initial().with_changes(units={"BRE": Unit("FRANCE", "A", "BRE")})
+>>> move = Move(UnitRef("A", "BRE"), "LON")
+>>> OrderChecker(state, get_rules()).check("FRANCE", move).reason
+'A BRE cannot reach LON: not adjacent, and no chain of fleets could convoy it'
+>>> str(OrderChecker(state, get_rules().with_options(legality="map")).check("FRANCE", move).order)
+'A BRE - LON VIA'
 """
 
 from __future__ import annotations
@@ -63,8 +79,13 @@ class OrderChecker:
         self.board: Map = state.board
         self.rules = rules
         self.phase = str(state.phase)
-        fleets = [p for p, u in state.units.items() if u.kind == "F"]
-        self.convoyers = convoy_fleet_provinces(self.board, fleets)
+        self.by_map = rules.legality == "map"
+        if self.by_map:
+            # Any chain of seas could carry an army: which of them hold fleets is not asked.
+            self.convoyers: frozenset[str] = self.board.sea_provinces
+        else:
+            fleets = [p for p, u in state.units.items() if u.kind == "F"]
+            self.convoyers = convoy_fleet_provinces(self.board, fleets)
 
     # --- entry point -------------------------------------------------------------------------
 
@@ -122,9 +143,9 @@ class OrderChecker:
             supported = self._other_unit(order.supported, unit)
             if supported.province not in self.board.reachable_provinces(unit.kind, unit.location):
                 raise _Illegal(f"{unit} cannot reach {supported.province}, so it cannot support a unit there")
-            if ref is written and order.supported == (supported.kind, supported.location):
+            if ref is written and order.supported == supported:
                 return order
-            return SupportHold(ref, UnitRef(supported.kind, supported.location))
+            return SupportHold(ref, supported)
         if kind == "support_move":
             assert isinstance(order, SupportMove)
             return self._support_move(unit, ref, order)
@@ -137,14 +158,18 @@ class OrderChecker:
         if ref.kind is not None and ref.kind != unit.kind:
             raise _Illegal(f"wrong unit type: the unit in {unit.province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}")
 
-    def _other_unit(self, ref: UnitRef, supporter: Unit) -> Unit:
+    def _other_unit(self, ref: UnitRef, supporter: Unit) -> UnitRef:
+        """The unit a support names: the one standing there, or, judged by the map alone, the
+        place as written (whatever stands there, if anything, is not asked)."""
         province = self.board.province_of(ref.location)
         if province == supporter.province:
             raise _Illegal(f"{supporter} cannot support itself")
+        if self.by_map:
+            return ref
         other = self.state.units.get(province)
         if other is None:
             raise _Illegal(f"there is no unit in {province}")
-        return other
+        return UnitRef(other.kind, other.location)
 
     def _move_target(self, unit: Unit, written: str, via: bool) -> tuple[str, bool]:
         board = self.board
@@ -166,9 +191,10 @@ class OrderChecker:
             return province, True
         if adjacent and self.rules.via_convoy_falls_back_to_land:
             return province, True
+        carriers = "seas" if self.by_map else "fleets"
         if adjacent:
-            raise _Illegal(f"no fleets could convoy {unit} to {province}; drop VIA to move over land")
-        raise _Illegal(f"{unit} cannot reach {province}: not adjacent, and no chain of fleets could convoy it")
+            raise _Illegal(f"no chain of {carriers} could convoy {unit} to {province}; drop VIA to move over land")
+        raise _Illegal(f"{unit} cannot reach {province}: not adjacent, and no chain of {carriers} could convoy it")
 
     def fleet_destination(self, location: str, written: str) -> str:
         """The exact location a fleet on ``location`` moves to when ordered to ``written``."""
@@ -201,21 +227,33 @@ class OrderChecker:
             raise _Illegal(f"{unit} cannot reach {target}, so it cannot support a move there")
         if target == supported.province:
             raise _Illegal(f"{supported.province} - {target} is not a move")
-        written_target = target
-        if supported.kind == "F":
-            coast_named = order.target in board.coasts(target)
-            if coast_named and self.rules.support_coast_must_match:
-                if order.target not in board.fleet_targets(supported.location):
-                    raise _Illegal(f"the fleet in {supported.province} cannot reach {order.target}")
-                written_target = order.target
-            elif target not in board.reachable_provinces("F", supported.location):
-                raise _Illegal(f"the unit in {supported.province} cannot reach {target}")
-        elif target not in board.army_targets(supported.location):
-            if not route_exists(board, self.convoyers, supported.province, target, excluding=unit.province):
-                raise _Illegal(f"the unit in {supported.province} cannot reach {target}")
-        if ref is order.unit and order.target == written_target and order.supported == (supported.kind, supported.location):
+        # DATC 4.B.4: a coast named for the move must be one the supported fleet can reach.
+        coast = order.target if order.target in board.coasts(target) and self.rules.support_coast_must_match else None
+        # Judged by the map alone, the supported unit is whatever could stand where the order
+        # says (its written type is ignored, DATC 4.C.2): the support is legal if one of them
+        # could make the move.
+        candidates = _standing(board, supported.province) if self.by_map else (supported,)
+        if not any(self._could_move(candidate, target, coast, unit) for candidate in candidates):
+            what = f"no unit in {supported.province} could" if self.by_map else f"the unit in {supported.province} cannot"
+            raise _Illegal(f"{what} reach {coast or target}")
+        keep_coast = coast is not None and (self.by_map or supported.kind == "F")
+        written_target = order.target if keep_coast else target
+        if ref is order.unit and order.target == written_target and order.supported == supported:
             return order
-        return SupportMove(ref, UnitRef(supported.kind, supported.location), written_target)
+        return SupportMove(ref, supported, written_target)
+
+    def _could_move(self, mover: UnitRef, target: str, coast: str | None, supporter: Unit) -> bool:
+        """Whether ``mover`` could move to ``target`` (a fleet to ``coast``, if one is named):
+        directly, or as an army by a convoy route that does not need the supporting unit's own
+        province (DATC 6.D.31)."""
+        board = self.board
+        if mover.kind == "F":
+            if coast is not None:
+                return coast in board.fleet_targets(mover.location)
+            return target in board.reachable_provinces("F", mover.location)
+        if target in board.army_targets(mover.location):
+            return True
+        return route_exists(board, self.convoyers, mover.province, target, excluding=supporter.province)
 
     def _convoy(self, unit: Unit, ref: UnitRef, order: Convoy) -> Order:
         board = self.board
@@ -224,18 +262,24 @@ class OrderChecker:
         if unit.province not in self.convoyers:
             raise _Illegal(f"a fleet in {board.provinces[unit.province].name} cannot convoy: only fleets at sea can")
         origin = board.province_of(order.army.location)
-        army = self.state.units.get(origin)
-        if army is None:
-            raise _Illegal(f"there is no unit in {origin}")
-        if army.kind != "A":
-            raise _Illegal("only armies can be convoyed")
+        if self.by_map:
+            # The army is named by its place; whatever stands there is not asked.
+            army = UnitRef("A", origin)
+        else:
+            found = self.state.units.get(origin)
+            if found is None:
+                raise _Illegal(f"there is no unit in {origin}")
+            if found.kind != "A":
+                raise _Illegal("only armies can be convoyed")
+            army = UnitRef("A", found.location)
         target = board.province_of(order.target)
         if board.provinces[target].terrain != "coast" or target == origin:
             raise _Illegal(f"an army cannot be convoyed from {origin} to {target}")
         necessary = self.rules.convoy_fleet_must_be_needed
         if not fleet_on_route(board, self.convoyers, origin, target, unit.province, necessary=necessary):
-            raise _Illegal(f"{unit} is not on any convoy route from {origin} to {target}")
-        return Convoy(ref, UnitRef("A", army.location), target)
+            carriers = "seas" if self.by_map else "fleets"
+            raise _Illegal(f"{unit} is not on any chain of {carriers} that could convoy an army from {origin} to {target}")
+        return Convoy(ref, army, target)
 
     # --- retreats ----------------------------------------------------------------------------
 
@@ -249,7 +293,6 @@ class OrderChecker:
                 order = Retreat(order.unit, order.target)
             else:
                 raise _Illegal(f"{self.phase} is a retreat phase: a dislodged unit may only retreat (R) or disband (D)")
-        options = self.state.dislodged[unit.province].retreats
         province = self.board.province_of(order.target)
         if unit.kind == "F":
             try:
@@ -258,6 +301,13 @@ class OrderChecker:
                 target = order.target
         else:
             target = province
+        if self.by_map:
+            # Anywhere the unit could move: whether the place is free is found out when the
+            # retreat is carried out (a retreat there fails like a bounce).
+            if target == unit.location or target not in self.board.targets(unit.kind, unit.location):
+                raise _Illegal(f"{unit} cannot retreat to {order.target}: it is not one move away")
+            return Retreat(ref, target)
+        options = self.state.dislodged[unit.province].retreats
         if target not in options:
             listed = ", ".join(options) if options else "none: it must disband"
             raise _Illegal(f"{unit} cannot retreat to {order.target}; it may retreat to {listed}")
@@ -316,3 +366,10 @@ class OrderChecker:
         if not board.can_hold(kind, location):
             raise _Illegal(f"{_KIND_NAMES[kind]} cannot be built in {board.provinces[province].name}")
         return Unit(power, kind, location)
+
+
+def _standing(board: Map, province: str) -> tuple[UnitRef, ...]:
+    """Every unit that could stand in ``province``: an army, and a fleet on each coast."""
+    out = [UnitRef("A", province)] if board.can_hold("A", province) else []
+    out.extend(UnitRef("F", location) for location in board.coasts(province) or (province,) if board.can_hold("F", location))
+    return tuple(out)

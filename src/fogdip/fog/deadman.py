@@ -12,8 +12,10 @@ learns comes from its Espionage and Peek-a-Sneak orders, which the variants laye
 ``visible`` is the set of provinces where the power's own units stand, not counting a unit
 dislodged and awaiting its retreat: its province now holds the unseen attacker.
 
->>> from fogdip.engine import GameState, adjudicate
->>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+>>> from fogdip.engine import GameState, adjudicate, get_rules
+
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
+>>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> seen = DeadmanRules().observe(record, "FRANCE")
 >>> [str(order.text) + " " + order.mark for order in seen.orders]
 ['A MAR H (ok)', 'A PAR - BUR (fails)', 'F BRE H (ok)']
@@ -25,7 +27,7 @@ them: the engine writes a supported unit with its real type and coast, and adds 
 move only when fleets stand where a convoy could run. A deadman order is written from what
 the power wrote, its own units and the map alone.
 
->>> record = adjudicate(GameState.initial(), {"FRANCE": ["A MAR S MUN - BUR"], "GERMANY": ["A MUN - BUR"]})
+>>> record = adjudicate(GameState.initial(), {"FRANCE": ["A MAR S MUN - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> [order.text for order in DeadmanRules().observe(record, "FRANCE").orders if "MAR" in order.text]
 ['A MAR S MUN - BUR']
 """
@@ -41,8 +43,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules
-from fogdip.fog.written import needs_convoy
-from fogdip.fog.sight import ResultLevel, full_text, own_units, record_facts, revealed_result, seen_unit, state_facts
+from fogdip.fog.sight import ResultLevel, full_text, needs_convoy, own_units, record_facts, revealed_result, seen_unit, state_facts
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,13 @@ def outcome(result: OrderResult, level: ResultLevel) -> tuple[str, ...] | None:
     holding failed, though the engine counts its hold as carried out: the seed's GM would
     underline it.
 
-    >>> from fogdip.engine import adjudicate
+    >>> from fogdip.engine import adjudicate, get_rules
+
+    >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> from fogdip.documents import state_from_document
     >>> state, _, _ = state_from_document({"phase": "S1901M", "centers": {},
     ...     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}})
-    >>> record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
+    >>> record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, by_map)
     >>> held = record.result_of("BUR")
     >>> held.outcome, outcome(held, "full"), outcome(held, "success")
     ('held', ('dislodged',), ('fails',))

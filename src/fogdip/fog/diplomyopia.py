@@ -11,8 +11,10 @@
 * Rule 5 (centres change hands in any season) is the variant schedule's business; the
   reports here follow the resolution's centres before and after.
 
->>> from fogdip.engine import GameState, adjudicate
->>> record = adjudicate(GameState.initial(), {"RUSSIA": ["F SEV - BLA"], "TURKEY": ["F ANK - BLA"]})
+>>> from fogdip.engine import GameState, adjudicate, get_rules
+
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
+>>> record = adjudicate(GameState.initial(), {"RUSSIA": ["F SEV - BLA"], "TURKEY": ["F ANK - BLA"]}, by_map)
 >>> [n.text for n in DiplomyopiaRules().observe(record, "AUSTRIA").notices]
 ['ITALY A VEN remains (seen by F TRI)']
 >>> for notice in DiplomyopiaRules().observe(record, "TURKEY").notices:

@@ -12,8 +12,10 @@ on its order.
 
 Everything here is computed from the :class:`~fogdip.engine.outcomes.Resolution` alone.
 
->>> from fogdip.engine import GameState, adjudicate
->>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+>>> from fogdip.engine import GameState, adjudicate, get_rules
+
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
+>>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> orders, notices = combat_vision(record, "GERMANY")
 >>> [n.text for n in notices if n.kind == "stood-off"]
 ['A MUN - BUR fails, stood off by FRANCE A PAR']
@@ -31,7 +33,7 @@ from fogdip.engine.orders import Convoy, Move, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, NoticeValue, SeenOrder
-from fogdip.fog.sight import Recent, full_text, record_facts
+from fogdip.fog.sight import Recent, fog_words, full_text, record_facts
 
 #: Outcomes of a move that got to its target's border (a convoy, if any, carried it there).
 REACHED = ("moved", "bounced")
@@ -242,7 +244,7 @@ def combat_vision(resolution: Resolution, power: str) -> tuple[list[SeenOrder], 
     for province in sorted(shared):
         move = shared[province]
         if move.power != power:
-            orders.append(SeenOrder(move.power, full_text(move), tuple(w for w in move.results if w != "dislodged")))
+            orders.append(SeenOrder(move.power, full_text(move), tuple(w for w in fog_words(move) if w != "dislodged")))
         if move.outcome == "bounced":
             notices.append(_stood_off(battle, power, move))
     return orders, notices

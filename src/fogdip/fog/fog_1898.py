@@ -16,10 +16,11 @@ The seed's first example: Germany's lone ``A PRU H`` sees Austria's ``A GAL - SI
 from somewhere it cannot see.
 
 >>> from fogdip.documents import state_from_document
->>> from fogdip.engine import adjudicate
+>>> from fogdip.engine import adjudicate, get_rules
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> state, _, _ = state_from_document({"phase": "S1901M", "centers": {},
 ...     "units": {"GERMANY": ["A PRU"], "AUSTRIA": ["A GAL"]}})
->>> record = adjudicate(state, {"GERMANY": ["A PRU H"], "AUSTRIA": ["A GAL - SIL"]})
+>>> record = adjudicate(state, {"GERMANY": ["A PRU H"], "AUSTRIA": ["A GAL - SIL"]}, by_map)
 >>> seen = Fog1898Rules().observe(record, "GERMANY")
 >>> [f"{order.text} {order.mark}" for order in seen.orders]
 ['A PRU H (ok)', 'A ??? - SIL (ok)']
@@ -265,9 +266,11 @@ def defenders(resolution: Resolution, province: str) -> int:
     hold strength). A unit that tried to leave and failed defends alone: a support to hold
     a unit that is moving is void.
 
-    >>> from fogdip.engine import GameState, adjudicate
+    >>> from fogdip.engine import GameState, adjudicate, get_rules
+
+    >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"],
-    ...     "GERMANY": ["A MUN - BUR"], "AUSTRIA": ["A VIE H", "A BUD S A VIE"]})
+    ...     "GERMANY": ["A MUN - BUR"], "AUSTRIA": ["A VIE H", "A BUD S A VIE"]}, by_map)
     >>> defenders(record, "BUR"), defenders(record, "VIE"), defenders(record, "MUN")
     (0, 2, 1)
     """

@@ -11,10 +11,12 @@ might not know why").
 The seed's sample round, Spring 1901 (its order list says F Kie-Den, its adjudication and the
 rest of the round F Kie-Hol, which is followed here):
 
->>> from fogdip.engine import GameState, adjudicate
+>>> from fogdip.engine import GameState, adjudicate, get_rules
+
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> spring = adjudicate(GameState.initial(), {
 ...     "GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"],
-...     "ENGLAND": ["F LON - NTH", "F EDI - NWG"], "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]})
+...     "ENGLAND": ["F LON - NTH", "F EDI - NWG"], "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}, by_map)
 >>> seen = FogOfWarRules().observe(spring, "GERMANY")
 >>> [f"{o.text} {o.mark}" for o in seen.orders]
 ['A BER - KIE (ok)', 'A MUN - RUH (ok)', 'F KIE - HOL (ok)']
@@ -25,7 +27,7 @@ Had A Mun held, it would have watched Burgundy and learnt the French orders:
 
 >>> spring = adjudicate(GameState.initial(), {
 ...     "GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN H"],
-...     "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]})
+...     "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}, by_map)
 >>> [f"{o.text} {o.mark}".strip() for o in FogOfWarRules().observe(spring, "GERMANY").orders if o.power == "FRANCE"]
 ['A MAR S A PAR - BUR', 'A PAR - BUR (ok)']
 """
@@ -39,7 +41,6 @@ from typing import Literal
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Hold, Move, Retreat, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
-from fogdip.fog.written import fog_view
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
@@ -99,7 +100,8 @@ class FogOfWarRules(FogRules):
     # --- entry point -----------------------------------------------------------------------
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
-        record = settled(fog_view(resolution))
+        self.check_record(resolution)
+        record = settled(resolution)
         seen = super().observe(record, power, events)
         extra = [u for u in self.revealed_units(record, power, seen.visible) if seen.unit_at(u.province) is None]
         if not extra:

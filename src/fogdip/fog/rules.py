@@ -6,12 +6,24 @@ how much of each, which centre owners it knows, and what it is told besides. It 
 engine's :class:`~fogdip.engine.outcomes.Resolution` and nothing else, plus the
 :class:`Events` a variant's extra orders produced (espionage, peeks, announcements).
 
->>> from fogdip.engine import GameState, adjudicate
+A rule set that hides anything reads only records judged by the map alone
+(``Rules.legality="map"``, which every fog preset sets): under the DATC's whole-board
+legality, whether an order is legal, and so its result words and even its outcome, depends on
+units its power may not see, and no observation made afterwards could take that back.
+
+>>> from fogdip.engine import GameState, adjudicate, get_rules
 >>> from fogdip.fog import get_fog_rules
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"]})
 >>> seen = get_fog_rules("standard").observe(record, "GERMANY")
 >>> [o.text + " " + o.mark for o in seen.orders if o.power == "FRANCE" and "BUR" in o.text]
 ['A PAR - BUR (ok)']
+>>> get_fog_rules("fog-of-war").observe(record, "GERMANY")
+Traceback (most recent call last):
+...
+fogdip.engine.errors.FogdipError: fog rules 'fog-of-war' need a record judged by the map alone: adjudicate with rules.with_options(legality="map")
+>>> fogged = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"]}, get_rules().with_options(legality="map"))
+>>> [o.text for o in get_fog_rules("fog-of-war").observe(fogged, "FRANCE").orders]
+['A MAR H', 'A PAR - BUR', 'F BRE H']
 """
 
 from __future__ import annotations
@@ -21,10 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from fogdip.engine.errors import FogdipError
 from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
-from fogdip.fog.written import fog_view
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.sight import Recent, own_units, record_facts, state_facts
 
@@ -66,9 +78,9 @@ class FogRules:
     title: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     Options: ClassVar[type[FogOptions]] = FogOptions
-    #: Read orders as written and judged by the map alone (:mod:`fogdip.fog.written`), so that
-    #: nothing shown depends on the engine's whole-board legality. Off only for full information.
-    written_view: ClassVar[bool] = True
+    #: Observe only records judged by the map alone (``Rules.legality="map"``), so that nothing
+    #: shown depends on the engine's whole-board legality. Off only for full information.
+    needs_map_legality: ClassVar[bool] = True
 
     def __init__(self, options: FogOptions | None = None, **overrides: Any) -> None:
         base = options if options is not None else self.Options()
@@ -99,8 +111,7 @@ class FogRules:
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
         """What ``power`` sees and learns from one adjudicated phase."""
-        if self.written_view:
-            resolution = fog_view(resolution)
+        self.check_record(resolution)
         after = resolution.after
         visible = self.visible_provinces(after, power)
         units = list(self.units_seen(after, power, visible))
@@ -117,6 +128,14 @@ class FogRules:
             visible=visible, units=_merge_units(units), orders=orders,
             centers=self.centers_known(after, power, visible), notices=notices,
         )
+
+    def check_record(self, resolution: Resolution) -> None:
+        """Refuse a record these rules cannot show without a leak (see the module's text)."""
+        if self.needs_map_legality and resolution.rules.legality != "map":
+            raise FogdipError(
+                f"fog rules {self.name!r} need a record judged by the map alone: "
+                'adjudicate with rules.with_options(legality="map")'
+            )
 
     def observe_all(self, resolution: Resolution, events: Events = NO_EVENTS) -> dict[str, Observation]:
         return {power: self.observe(resolution, power, events) for power in resolution.before.powers}

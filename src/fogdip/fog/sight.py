@@ -15,10 +15,8 @@ from collections.abc import Callable, Hashable, Iterable
 from functools import cached_property
 from typing import Generic, Literal, TypeVar
 
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.notation import parse_order
-from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -68,14 +66,12 @@ class Recent(Generic[Key, Facts]):
 
 
 class BoardFacts:
-    """Sight geometry and order texts of one map, computed as they are first asked for."""
+    """Sight geometry of one map, computed as it is first asked for."""
 
     def __init__(self, board: Map) -> None:
         self.board = board
         self.sight: dict[tuple[SightMode, UnitKind, str], frozenset[str]] = {}
         self.around: dict[str, frozenset[str]] = {}
-        #: Order texts read on this map (``None``: unreadable).
-        self.written: dict[str, Order | None] = {}
 
     @cached_property
     def passable(self) -> frozenset[str]:
@@ -120,11 +116,11 @@ class RecordFacts:
 
     @cached_property
     def own_orders(self) -> dict[str, tuple[SeenOrder, ...]]:
-        """Each power's :attr:`full_orders`."""
+        """Each power's orders as it sees them under fog: full text, and the result words of
+        :func:`fog_words`."""
         out: dict[str, list[SeenOrder]] = {}
-        for seen in self.full_orders:
-            assert seen.power is not None
-            out.setdefault(seen.power, []).append(seen)
+        for result, text in zip(self.resolution.orders, self.full_texts):
+            out.setdefault(result.power, []).append(SeenOrder(result.power, text, fog_words(result)))
         return {power: tuple(orders) for power, orders in out.items()}
 
     @cached_property
@@ -240,35 +236,48 @@ def seen_unit(unit: Unit, dislodged: bool = False, *, owner: bool = True, kind: 
 
 
 def revealed_result(result: OrderResult, level: ResultLevel) -> tuple[str, ...] | None:
-    """The outcome a power learns: full result words, ``()``/``("fails",)``, or ``None``."""
+    """The outcome a power learns: result words (:func:`fog_words`), ``()``/``("fails",)``,
+    or ``None``."""
     if level == "none":
         return None
     if level == "full":
-        return result.results
+        return fog_words(result)
     return () if result.succeeded else ("fails",)
 
 
+def needs_convoy(board: Map, kind: str | None, location: str, target: str) -> bool:
+    """Whether an army's move can only go by sea: both ends on the coast, not adjacent by land.
+
+    >>> from fogdip.engine import standard_map
+    >>> needs_convoy(standard_map(), "A", "BRE", "LON"), needs_convoy(standard_map(), "A", "BRE", "PIC")
+    (True, False)
+    """
+    if kind != "A":
+        return False
+    origin, destination = board.province_of(location), board.province_of(target)
+    return (
+        destination not in board.army_targets(location)
+        and board.provinces[origin].terrain == "coast"
+        and board.provinces[destination].terrain == "coast"
+    )
+
+
+def fog_words(result: OrderResult) -> tuple[str, ...]:
+    """The result words a power is shown under fog: the engine's, except that a convoyed
+    move whose convoy was disrupted (a convoying fleet dislodged, or a paradox) reads
+    ``no convoy``, as when no fleet carried it: which of the two it was would tell of fleets
+    the power may not see, and of what happened to them."""
+    words = result.results
+    if result.outcome == "disrupted" and isinstance(result.order, Move):
+        return ("no convoy",) + tuple(w for w in words if w == "dislodged")
+    return words
+
+
 def full_text(result: OrderResult) -> str:
-    """An order in canonical notation, with the unit's real type and coast. Fog rule sets see
-    orders as their powers wrote them (:func:`fogdip.fog.written.fog_view`)."""
+    """An order in canonical notation, with the unit's real type and coast, and whatever else
+    of it as its power wrote it: under map legality the engine completes nothing in an order
+    from the units it names."""
     return _text(result, None)
-
-
-def read_order(text: str, board: Map) -> Order | None:
-    """An order's text read on ``board``, or ``None`` if it cannot be read. Cached per map:
-    every power's observation reads the same supports."""
-    cache = board_facts(board).written
-    if text in cache:
-        return cache[text]
-    written: Order | None
-    try:
-        written = parse_order(text, board)
-    except FogdipError:
-        written = None
-    if len(cache) > 50_000:  # texts written at random could grow it without end
-        cache.clear()
-    cache[text] = written
-    return written
 
 
 def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:

@@ -87,8 +87,10 @@ def foreign_units_sighted(state: GameState, power: str, *, dislodged_units_see: 
     """Every foreign unit the power sights at the end of a phase, with whether it is dislodged.
 
     A unit sharing a province with one of the power's own (an attacker and the unit it
-    dislodged) is seen by it. A dislodged unit with no retreat is disbanded automatically, so
-    it is not there to be seen; one that can retreat is seen where it was dislodged from.
+    dislodged) is seen by it. A dislodged unit is seen where it was dislodged from: under
+    legality by the map it always waits for the retreat phase (whether it has anywhere to go
+    is found out only when its retreat is tried), and a unit the engine disbanded at once is
+    not there to be seen.
     """
     return list(_sighting(state, power, dislodged_units_see).sighted)
 
@@ -111,7 +113,7 @@ class _Position:
         self.state = state
         board = state.board
         self.candidates: list[tuple[Unit, bool]] = [(unit, False) for unit in state.units.values()]
-        self.candidates.extend((d.unit, True) for d in state.dislodged.values() if d.retreats)
+        self.candidates.extend((d.unit, True) for d in state.dislodged.values())
         #: Each candidate's province, and its location's province on the map (``None``: not a
         #: location of the map, left to ``province_of`` to complain about if it is asked).
         self.places = [
@@ -177,8 +179,10 @@ def _sight(position: _Position, power: str, dislodged_units_see: bool) -> _Sight
 class SightingRules(FogRules):
     """Sight by legal single moves, no foreign orders, own centres only.
 
-    >>> from fogdip.engine import GameState, adjudicate
-    >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
+    >>> from fogdip.engine import GameState, adjudicate, get_rules
+
+    >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
+    >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
     >>> seen = SightingRules().observe(record, "FRANCE")
     >>> [(o.text, o.mark) for o in seen.orders if "PAR" in o.text]
     [('A PAR - BUR', '(fails)')]

@@ -19,7 +19,7 @@ class StandardRules(FogRules):
     name = "standard"
     title = "Standard Diplomacy"
     summary = "no fog: every power sees every unit, order, result and centre"
-    written_view = False
+    needs_map_legality = False
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         return board_facts(state.board).passable

@@ -25,8 +25,10 @@ Notes on the MILA format (see also ``docs/mila-notes.md``):
   with fogdip's result words (``bounce``, ``cut``, ``dislodged``, ``void``, ``no convoy``,
   ``disrupted``, ``disband``; ``[]`` is success), for every phase that was played.
 * The rules a game was played under are not part of the format. fogdip writes them, when
-  known, under the extra top-level key ``fogdip_rules``; without them MILA records are
-  replayed with :func:`fogdip.replay.mila_rules`.
+  known, under the extra top-level key ``fogdip_rules``. Without them, a game saved by
+  MILA's engine (its states carry a ``zobrist_hash``) is replayed with
+  :func:`fogdip.replay.mila_rules`, and a Cicero game record with
+  :func:`fogdip.replay.record_rules` (:attr:`SavedGame.source`).
 
 >>> from fogdip.documents import document_from_state
 >>> from fogdip.engine.state import GameState
@@ -52,7 +54,7 @@ from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import Map, get_map
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
-from fogdip.replay import mila_rules
+from fogdip.replay import rules_for_source
 
 __all__ = [
     "SavedGame",
@@ -79,6 +81,9 @@ class SavedGame:
     ``rules`` is the document ``"rules"`` value the game was played under, if recorded.
     ``metadata`` keeps the other top-level fields of the file (written back on export).
     ``recorded_results`` keeps a MILA file's own ``results`` (not compared, not exported).
+    ``source`` says who wrote the game, for the rules it is replayed with when it records none:
+    ``"mila"`` (MILA's engine) or ``"records"`` (the Cicero records, and records converted
+    from them).
     """
 
     id: str
@@ -88,14 +93,16 @@ class SavedGame:
     rules: str | dict[str, Any] | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     recorded_results: tuple[dict[str, Any], ...] = field(default=(), compare=False, repr=False)
+    source: str = "records"
 
     @property
     def variant(self) -> str:
         return _variant_of_map(self.map)
 
     def game_rules(self) -> Rules:
-        """The rules recorded with the game, or MILA's (:func:`fogdip.replay.mila_rules`)."""
-        return rules_from_spec(self.rules) if self.rules is not None else mila_rules()
+        """The rules recorded with the game, or those of whoever wrote it
+        (:func:`fogdip.replay.rules_for_source`)."""
+        return rules_from_spec(self.rules) if self.rules is not None else rules_for_source(self.source)
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -234,7 +241,20 @@ def load_saved_game(data: Mapping[str, Any]) -> SavedGame:
         results.append(dict(recorded) if isinstance(recorded, Mapping) else {})
     metadata = {k: v for k, v in data.items() if k not in _MILA_TOP_KEYS}
     game_id = data.get("id", "")
-    return SavedGame(str(game_id), board.name, tuple(docs), tuple(messages), rules, metadata, tuple(results))
+    return SavedGame(
+        str(game_id), board.name, tuple(docs), tuple(messages), rules, metadata, tuple(results), _source(data),
+    )
+
+
+def _source(data: Mapping[str, Any]) -> str:
+    """Who wrote a MILA-format game: MILA's engine stamps every state with a ``zobrist_hash``
+    (and the game with its ``rules`` list); the Cicero records have neither."""
+    phases = data.get("phases")
+    first = phases[0] if isinstance(phases, Sequence) and phases else {}
+    state = first.get("state") if isinstance(first, Mapping) else None
+    if isinstance(state, Mapping) and "zobrist_hash" in state:
+        return "mila"
+    return "mila" if isinstance(data.get("rules"), list) else "records"
 
 
 def load_fogdip_game(data: Mapping[str, Any]) -> SavedGame:
@@ -261,7 +281,9 @@ def load_fogdip_game(data: Mapping[str, Any]) -> SavedGame:
     metadata = {k: v for k, v in data.items() if k not in _FOGDIP_TOP_KEYS}
     if "source" in data:
         metadata["source"] = data["source"]
-    return SavedGame(str(data.get("game_id", "")), board.name, tuple(docs), tuple(messages), rules, metadata)
+    # A game MILA saved keeps MILA's own rule list when written in fogdip's format.
+    source = "mila" if isinstance(data.get("rules"), list) else "records"
+    return SavedGame(str(data.get("game_id", "")), board.name, tuple(docs), tuple(messages), rules, metadata, (), source)
 
 
 def game_from_data(data: object) -> SavedGame:

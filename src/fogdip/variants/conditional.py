@@ -407,10 +407,13 @@ def _usable(text: str, state: GameState, power: str, context: TurnContext) -> st
 
 
 def select_retreats(state: GameState, power: str, lines: list[str], context: TurnContext, rules: Rules) -> list[str]:
-    """The retreat orders to use, for a retreat sub-phase: per dislodged unit, the first line
-    whose conditions hold and that is legal. A unit with no such line gets no order, so the
-    engine disbands it. Lines for units not dislodged are ignored."""
+    """The retreat orders to use, for a retreat sub-phase: per dislodged unit, of the lines
+    whose conditions hold and that are legal, the first whose target is free (the player's
+    guesses, tried in the order filed), else the first of them, which then fails and the
+    unit is disbanded. A unit with no such line gets no order, so the engine disbands it.
+    Lines for units not dislodged are ignored."""
     checker = OrderChecker(state, rules)
+    first: dict[str, str] = {}
     chosen: dict[str, str] = {}
     for text in lines:
         order_text = _usable(text, state, power, context)
@@ -421,9 +424,14 @@ def select_retreats(state: GameState, power: str, lines: list[str], context: Tur
         except (FogdipError, Rejection):
             continue  # not a dislodged unit of the power
         assert checked.unit is not None
-        if checked.legal and checked.unit.province not in chosen:
-            chosen[checked.unit.province] = str(checked.order)
-    return list(chosen.values())
+        province = checked.unit.province
+        if not checked.legal or province in chosen:
+            continue
+        first.setdefault(province, str(checked.order))
+        target = getattr(checked.order, "target", None)
+        if target is None or target in state.dislodged[province].retreats:
+            chosen[province] = str(checked.order)
+    return [chosen.get(province, order) for province, order in first.items()]
 
 
 def select_adjustments(

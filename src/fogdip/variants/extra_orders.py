@@ -7,7 +7,9 @@ not on the board), and afterwards turns the record into what each power learns. 
 what espionage reveals are in :mod:`fogdip.variants.espionage`; the rules as implemented,
 with every reading chosen, are in ``docs/variants/deadman.md``.
 
->>> from fogdip.engine import GameState, Phase, adjudicate
+>>> from fogdip.engine import GameState, Phase, adjudicate, get_rules
+
+>>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> from fogdip.variants.options import compose
 >>> options = compose("standard", espionage=True, peek=True, disband_in_movement=True, fog="deadman")
 >>> state = GameState.initial().with_changes(phase=Phase("S", 1902, "M"))
@@ -15,7 +17,7 @@ with every reading chosen, are in ``docs/variants/deadman.md``.
 >>> extras, engine_orders, rejected = MovementExtras.collect(state, orders, options, {})
 >>> engine_orders, rejected
 ({'ENGLAND': ['F LON - NTH', 'F EDI H'], 'FRANCE': ['F BRE - ENG']}, [])
->>> record, events = extras.after_resolution(adjudicate(extras.before_resolution(state), engine_orders))
+>>> record, events = extras.after_resolution(adjudicate(extras.before_resolution(state), engine_orders, by_map))
 >>> sorted((key, o.text, o.result) for key, o in events.orders["ENGLAND"].items())
 [('EDI', 'F EDI E FRANCE', ()), ('PAS', 'PAS BEL', ())]
 >>> sorted(n.text for n in events.notices["ENGLAND"])
@@ -36,7 +38,6 @@ from fogdip.engine.judge import advance
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Move, UnitRef
 from fogdip.engine.outcomes import RejectedOrder, Resolution
-from fogdip.engine.rules import get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
@@ -214,9 +215,8 @@ class MovementExtras:
         gone = {f.unit.province: f.unit for f in self.plan.disbands if f.unit is not None}
         units = {p: u for p, u in after.units.items() if gone.get(p) != u}
         dislodged = {p: d for p, d in after.dislodged.items() if gone.get(p) != d.unit}
-        rules = get_rules(self.options.edition).with_options(victory_centers=self.options.victory_centers)
         played = before.with_changes(units=units, dislodged=dislodged)
-        state, skipped = advance(played, rules)
+        state, skipped = advance(played, resolution.rules)
         return replace(resolution, after=state, skipped=tuple(skipped))
 
     # --- 4. usage ---------------------------------------------------------------------------

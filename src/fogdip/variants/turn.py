@@ -115,7 +115,11 @@ class Variant:
         self.options = options
         self.board: Map = get_map(options.map)
         base = rules if rules is not None else get_rules(options.edition)
-        self.rules: Rules = base.with_options(victory_centers=base.victory_centers or options.victory_centers)
+        changes: dict[str, Any] = {"victory_centers": base.victory_centers or options.victory_centers}
+        if options.fog_enabled:
+            # Under fog no unit a power cannot see may decide whether its order is legal.
+            changes["legality"] = "map"
+        self.rules: Rules = base.with_options(**changes)
         self.fog: FogRules = get_fog_rules(options.fog, **garrisons.fog_options(options, fog_options))
 
     @classmethod
