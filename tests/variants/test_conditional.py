@@ -17,6 +17,7 @@ from fogdip.engine import GameState, InvalidOrder, Unit, adjudicate, get_rules
 from fogdip.fog import SightingRules
 from fogdip.variants import Variant, compose, preset
 from fogdip.variants.conditional import (
+    Sight,
     TurnContext,
     check_filed_line,
     parse_conditions,
@@ -38,14 +39,17 @@ def position(
     return state
 
 
-def sight(state: GameState, power: str) -> frozenset[str]:
+def sight(state: GameState, power: str) -> Sight:
     """Seed 001's sight at filing time, as the turn computes it."""
-    return SightingRules().visible_provinces(state, power)
+    rules = SightingRules()
+    return Sight(lambda kind, location: rules.sees_unit_at(state, power, kind, location),
+                 lambda: rules.visible_provinces(state, power))
 
 
-def reason(
-    text: str, state: GameState, power: str, options: Any = SIGHTING, seen: frozenset[str] | None = None
-) -> str | None:
+BLIND = Sight(lambda kind, location: False, frozenset)
+
+
+def reason(text: str, state: GameState, power: str, options: Any = SIGHTING, seen: Sight | None = None) -> str | None:
     """The reason ``check_filed_line`` gives, or ``None`` if it accepts the line."""
     try:
         check_filed_line(text, state, power, options, sight(state, power) if seen is None else seen)
@@ -191,25 +195,26 @@ def test_condition_outside_sight_rejected_inside_accepted() -> None:
     """ "a player can specify only those exact spaces where he could see the foreign unit":
     France's A PIC sees BEL (A Pic-Bel is legal) but not HOL."""
     state = position({"FRANCE": ["A PIC", "A GAS"], "GERMANY": ["A BEL"]}, "F1901M")
-    assert "BEL" in sight(state, "FRANCE") and "HOL" not in sight(state, "FRANCE")
+    seen = sight(state, "FRANCE").visible()
+    assert "BEL" in seen and "HOL" not in seen
     message = reason("IF A BEL - HOL THEN A PIC R PAR", state, "FRANCE")
     assert message is not None
     assert message == (
-        "IF A BEL - HOL: you could not see a unit in HOL; conditions may name only spaces your units can see: "
-        + ", ".join(sorted(sight(state, "FRANCE")))
+        "IF A BEL - HOL: you could not see an army in HOL; conditions may name only places where your units "
+        "could see the foreign unit: " + ", ".join(sorted(seen))
     )
     assert reason("IF A BEL - BUR THEN A PIC R PAR", state, "FRANCE") is None
     assert reason("IF NOT A BEL - PIC: A PAR B", state, "FRANCE") is None
-    assert "could not see a unit in MUN" in (reason("IF A MUN - BUR THEN A PAR B", state, "FRANCE") or "")
+    assert "could not see an army in MUN" in (reason("IF A MUN - BUR THEN A PAR B", state, "FRANCE") or "")
 
 
 def test_own_moves_are_always_seen() -> None:
     """ "A player always sees his own units, too": a condition on an own unit's move needs no
     sight, but the unit must be written as it is."""
     state = position({"FRANCE": ["A PAR"]}, "F1901M")
-    assert reason("IF A PAR - PIC THEN A PAR B", state, "FRANCE", seen=frozenset()) is None
+    assert reason("IF A PAR - PIC THEN A PAR B", state, "FRANCE", seen=BLIND) is None
     expected = "IF F PAR - PIC: your unit in PAR is A PAR"
-    assert reason("IF F PAR - PIC THEN A PAR B", state, "FRANCE", seen=frozenset()) == expected
+    assert reason("IF F PAR - PIC THEN A PAR B", state, "FRANCE", seen=BLIND) == expected
 
 
 def test_dislodged_conditions_name_own_units() -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fogdip.engine.errors import FogdipError
+from fogdip.engine.map import UnitKind
 from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -68,7 +69,8 @@ class FogRules:
 
     Subclasses set the class attributes and override the hooks
     :meth:`visible_provinces`, :meth:`units_seen`, :meth:`orders_seen`,
-    :meth:`centers_known` and :meth:`notices`.
+    :meth:`centers_known` and :meth:`notices` (and :meth:`sees_unit_at`, where sight is
+    finer than whole provinces).
     """
 
     #: Preset name, as in a phase document's ``"variant"``.
@@ -145,6 +147,12 @@ class FogRules:
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         """Provinces the power sees at the end of a phase. Default: where its units stand."""
         return frozenset(unit.province for unit in own_units(state, power))
+
+    def sees_unit_at(self, state: GameState, power: str, kind: UnitKind, location: str) -> bool:
+        """Whether ``power`` would see a foreign unit of ``kind`` standing on ``location`` (a
+        coast, where it has one) in ``state``: a conditional order may name only such places
+        (seed 001). Default: the location's province is visible."""
+        return state.board.province_of(location) in self.visible_provinces(state, power)
 
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         """Units seen at the end of a phase. Default: the power's own, and every unit in a

@@ -83,18 +83,6 @@ def sighting_units(state: GameState, power: str, *, dislodged_units_see: bool = 
     return units
 
 
-def foreign_units_sighted(state: GameState, power: str, *, dislodged_units_see: bool = True) -> list[tuple[Unit, bool]]:
-    """Every foreign unit the power sights at the end of a phase, with whether it is dislodged.
-
-    A unit sharing a province with one of the power's own (an attacker and the unit it
-    dislodged) is seen by it. A dislodged unit is seen where it was dislodged from: under
-    legality by the map it always waits for the retreat phase (whether it has anywhere to go
-    is found out only when its retreat is tried), and a unit the engine disbanded at once is
-    not there to be seen.
-    """
-    return list(_sighting(state, power, dislodged_units_see).sighted)
-
-
 @dataclass(frozen=True)
 class _Sighting:
     """What one power sights in one position: :meth:`SightingRules.visible_provinces`, the
@@ -107,7 +95,11 @@ class _Sighting:
 
 class _Position:
     """The units of one position that can be sighted, with where they stand, and what each
-    power sights there (by the option): worked out once for all the powers."""
+    power sights there (by the option): worked out once for all the powers.
+
+    A dislodged unit is sighted where it was dislodged from: under legality by the map it
+    always waits for the retreat phase (whether it has anywhere to go is found out only when
+    its retreat is tried), and a unit the engine disbanded at once is not there to be seen."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -209,6 +201,23 @@ class SightingRules(FogRules):
         In a two-coast province that the power's fleets reach on one coast only, a foreign
         fleet on the other coast is still unseen (see :func:`sights`)."""
         return _sighting(state, power, self.options.dislodged_units_see).visible
+
+    def sees_unit_at(self, state: GameState, power: str, kind: UnitKind, location: str) -> bool:
+        """Whether a foreign unit of ``kind`` on exactly ``location`` would be sighted: from a
+        province the power's own unit stands in, or by one of its sighting units' single legal
+        moves (:func:`sights`). A fleet on SPA/SC is not sighted by F GAS, an army in SPA is.
+
+        >>> from fogdip.engine import GameState, Unit
+        >>> state = GameState.initial().with_changes(units={"GAS": Unit("FRANCE", "F", "GAS")})
+        >>> rules = SightingRules()
+        >>> [rules.sees_unit_at(state, "FRANCE", k, loc) for k, loc in (("F", "SPA/NC"), ("F", "SPA/SC"), ("A", "SPA"))]
+        [True, False, True]
+        """
+        board = state.board
+        if board.province_of(location) in {unit.province for unit in own_units(state, power)}:
+            return True
+        sighters = sighting_units(state, power, dislodged_units_see=self.options.dislodged_units_see)
+        return any(sights(board, unit, kind, location) for unit in sighters)
 
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         """The power's own units and the foreign units it sights, each with owner, type and

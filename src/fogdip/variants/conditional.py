@@ -22,14 +22,15 @@ The syntax and every reading chosen are documented in docs/variants/sighting.md 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple, Union
 
 from fogdip.engine.errors import FogdipError, InvalidOrder
-from fogdip.engine.map import Map
+from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Build, Disband, Hold, Move, Order, Retreat, UnitRef, Waive
+from fogdip.engine.outcomes import Resolution
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase
@@ -40,11 +41,24 @@ from fogdip.variants.options import VariantOptions
 @dataclass(frozen=True)
 class TurnContext:
     """What has happened so far in a turn, for evaluating conditions: every successful move
-    and retreat (from province to the location arrived at), and the provinces whose units
-    were dislodged."""
+    and retreat (from province to the location arrived at), the provinces whose units were
+    dislodged, and where each unit that moved or retreated stood (province to location, coast
+    included)."""
 
     moves: Mapping[str, str] = field(default_factory=dict)
     dislodged: frozenset[str] = frozenset()
+    origins: Mapping[str, str] = field(default_factory=dict)
+
+    def then(self, resolution: Resolution) -> TurnContext:
+        """This context with one more phase of the turn played."""
+        before = resolution.before
+        origins = {**self.origins}
+        for province in resolution.moves:
+            unit = before.units.get(province) or before.dislodged[province].unit
+            origins.setdefault(province, unit.location)
+        return TurnContext(
+            {**self.moves, **resolution.moves}, self.dislodged | frozenset(resolution.dislodged), origins,
+        )
 
 
 # --- conditions -------------------------------------------------------------------------------
@@ -63,7 +77,9 @@ class Dislodgement:
 @dataclass(frozen=True)
 class Movement:
     """``A BEL - HOL``: the unit that stood in ``unit.province`` when the orders were filed
-    moved or retreated to the province ``target`` this turn (kind checked if written)."""
+    moved or retreated to the province of ``target`` this turn. The kind is checked if
+    written, and so is a coast, at either end: ``F SPA/NC - MAO`` does not hold for a fleet
+    that left SPA/SC."""
 
     unit: UnitRef
     target: str
@@ -170,7 +186,7 @@ def _condition(text: str, board: Map, filed: str) -> Condition:
         raise InvalidOrder(filed, f"condition {text!r}: {exc.reason}; {shape}") from None
     if not isinstance(order, (Move, Retreat)):
         raise InvalidOrder(filed, f"condition {text!r} is not understood: {shape}")
-    return Movement(UnitRef(order.unit.kind, board.province_of(order.unit.location)), board.province_of(order.target))
+    return Movement(UnitRef(order.unit.kind, order.unit.location), order.target)
 
 
 def holds(condition: Condition, state: GameState, power: str, context: TurnContext) -> bool:
@@ -183,10 +199,16 @@ def holds(condition: Condition, state: GameState, power: str, context: TurnConte
         # Only the power's own dislodgements count (check_filed_line insists on it; this
         # keeps a line that slipped through from learning about a foreign unit).
         return province in context.dislodged and (waiting is None or waiting.unit.power == power)
+    board = state.board
     arrived = context.moves.get(province)
-    if arrived is None or state.board.province_of(arrived) != condition.target:
+    target = board.province_of(condition.target)
+    if arrived is None or board.province_of(arrived) != target:
         return False
-    mover = state.units.get(condition.target)
+    if condition.target != target and arrived != condition.target:
+        return False  # a coast was named, and the unit arrived on the other one
+    if condition.unit.location != province and context.origins.get(province) != condition.unit.location:
+        return False  # a coast was named, and the unit left from the other one
+    mover = state.units.get(target)
     return condition.unit.kind is None or (mover is not None and mover.kind == condition.unit.kind)
 
 
@@ -268,22 +290,37 @@ def routed_line(text: str, kinds: tuple[str, ...]) -> tuple[str, str]:
 # --- checking at filing time ------------------------------------------------------------------
 
 
-def check_filed_line(
-    text: str, state: GameState, power: str, options: VariantOptions, sight: frozenset[str]
-) -> None:
+@dataclass(frozen=True)
+class Sight:
+    """What the filing power could see in the position its orders are filed in: whether it
+    would see a foreign unit of a kind on a location, coast included
+    (:meth:`fogdip.fog.rules.FogRules.sees_unit_at`), and the provinces where it would see
+    some unit (asked for only to explain a refusal)."""
+
+    sees: Callable[[UnitKind, str], bool]
+    visible: Callable[[], frozenset[str]]
+
+
+def check_filed_line(text: str, state: GameState, power: str, options: VariantOptions, sight: Sight) -> None:
     """Raise :class:`InvalidOrder` if a line, as filed for the turn starting at ``state``, is
     malformed, belongs to no sub-phase of the turn, is conditional where it may not be, or
-    names a foreign unit's space the power could not see (``sight``). Plain lines of the
-    turn's first sub-phase are left to the engine. Every reason depends only on the power's
+    names a foreign unit's place the power could not see (``sight``): seed 001 allows
+    conditions only on "those exact spaces where he could see the foreign unit". Plain lines of
+    the turn's first sub-phase are left to the engine. Every reason depends only on the power's
     own units, the map and ``sight``.
 
     >>> from fogdip.variants.options import preset
-    >>> fall = GameState.initial().with_changes(phase=Phase("F", 1901, "M"))
+    >>> from fogdip.engine.units import Unit
+    >>> fall = GameState.initial().with_changes(phase=Phase("F", 1901, "M"), units={"GAS": Unit("FRANCE", "F", "GAS")})
+    >>> def sees(kind, location):
+    ...     return location in ("SPA/NC", "MAO", "BRE", "GAS") or (kind, location) == ("A", "SPA")
+    >>> sight = Sight(sees, lambda: frozenset({"SPA", "MAO", "BRE", "GAS"}))
     >>> try:
-    ...     check_filed_line("IF A BEL - HOL THEN WAIVE", fall, "FRANCE", preset("sighting"), frozenset({"BEL"}))
+    ...     check_filed_line("IF SPA - MAO THEN WAIVE", fall, "FRANCE", preset("sighting"), sight)
     ... except InvalidOrder as exc:
     ...     print(exc.reason)
-    IF A BEL - HOL: you could not see a unit in HOL; conditions may name only spaces your units can see: BEL
+    IF SPA - MAO: you could not see a fleet on SPA/SC; name the places exactly, as in IF F SPA/NC - MAO
+    >>> check_filed_line("IF F SPA/NC - MAO THEN WAIVE", fall, "FRANCE", preset("sighting"), sight)
     """
     line = split_line(text)
     kinds = turn_kinds(options, state.phase)
@@ -318,11 +355,11 @@ def _absent(kind: str, kinds: tuple[str, ...], phase: Phase, options: VariantOpt
     return f"this turn ({phase}) has no movement: it plays {', '.join(_KIND_WORDS[k] for k in kinds)}"
 
 
-def _check_condition(condition: Condition, state: GameState, power: str, sight: frozenset[str], text: str) -> None:
+def _check_condition(condition: Condition, state: GameState, power: str, sight: Sight, text: str) -> None:
     if isinstance(condition, Negation):
         _check_condition(condition.condition, state, power, sight, text)
         return
-    ref = condition.unit
+    ref, board = condition.unit, state.board
     own = state.units.get(ref.province)
     own = own if own is not None and own.power == power else None
     if own is not None and ref.kind not in (None, own.kind):
@@ -333,17 +370,56 @@ def _check_condition(condition: Condition, state: GameState, power: str, sight: 
                 f"IF {condition}: you have no unit in {ref.province}; DISLODGED conditions may name only your own units"
             ))
         return
-    if condition.target == ref.province:
+    target = board.province_of(condition.target)
+    if target == ref.province:
         raise InvalidOrder(text, f"IF {condition}: a move needs two different spaces")
     if own is not None:
         return  # a power always sees its own units and their moves
-    for province in (ref.province, condition.target):
-        if province not in sight:
-            seen = ", ".join(sorted(sight)) or "none"
-            raise InvalidOrder(text, (
-                f"IF {condition}: you could not see a unit in {province}; "
-                f"conditions may name only spaces your units can see: {seen}"
-            ))
+    movers = _possible_moves(board, ref, condition.target)
+    if not movers:
+        raise InvalidOrder(text, f"IF {condition}: no unit could move from {ref.location} to {condition.target}")
+    unseen = [(k, a, b) for k, a, b in movers if not (sight.sees(k, a) and sight.sees(k, b))]
+    if not unseen:
+        return
+    kind, start, end = unseen[0]
+    where = start if not sight.sees(kind, start) else end
+    what = "an army in" if kind == "A" else "a fleet on"
+    # The same move named on coasts the power does see, if there are any.
+    exact = [
+        f"IF {k} {a} - {b}" for k, a, b in _possible_moves(board, UnitRef(ref.kind, ref.province), target)
+        if sight.sees(k, a) and sight.sees(k, b)
+    ]
+    if exact:
+        advice = f"name the places exactly, as in {', '.join(sorted(exact))}"
+    else:
+        seen = ", ".join(sorted(sight.visible())) or "none"
+        advice = f"conditions may name only places where your units could see the foreign unit: {seen}"
+    raise InvalidOrder(text, f"IF {condition}: you could not see {what} {where}; {advice}")
+
+
+def _possible_moves(board: Map, ref: UnitRef, target: str) -> list[tuple[UnitKind, str, str]]:
+    """Every (kind, from, to) move a unit could make that a condition ``ref - target`` would
+    describe: units of the written kind (any, if none is written) on the written location (any
+    coast of the province, if none is written), moving to the written location (any coast)."""
+    out: list[tuple[UnitKind, str, str]] = []
+    province, destination = ref.province, board.province_of(target)
+    for kind in (("A", "F") if ref.kind is None else (ref.kind,)):
+        starts = [ref.location] if ref.location != province else list(board.coasts(province)) or [province]
+        for start in starts:
+            if kind == "A":
+                start = province
+            if not board.can_hold(kind, start):
+                continue
+            if kind == "A":
+                coastal = board.provinces[province].terrain == "coast" and board.provinces[destination].terrain == "coast"
+                if destination in board.army_targets(start) or coastal:  # overland, or by convoy
+                    out.append(("A", start, destination))
+                continue
+            out.extend(
+                ("F", start, end) for end in sorted(board.fleet_targets(start))
+                if board.province_of(end) == destination and (target == destination or end == target)
+            )
+    return sorted(set(out))
 
 
 def _parse(order: str, board: Map, text: str) -> Order:

@@ -72,8 +72,7 @@ def _check_line(variant: Variant, position: Position, power: str, text: str, kin
     state, options = position.state, variant.options
     try:
         if filed_ahead or text.strip().upper().startswith("IF "):
-            sight = variant.fog.visible_provinces(state, power)
-            check_filed_line(text, state, power, options, sight)
+            check_filed_line(text, state, power, options, variant.sight(position, power))
             return None
         if kind == "M" and (options.espionage or options.peek or options.disband_in_movement):
             _extras, remaining, refused = MovementExtras.collect(state, {power: [text]}, options, position.usage)

@@ -36,6 +36,7 @@ from fogdip.variants import garrisons
 from fogdip.variants import setup as setups
 from fogdip.variants.announcements import announcements
 from fogdip.variants.conditional import (
+    Sight,
     TurnContext,
     check_filed_line,
     route_lines,
@@ -178,10 +179,7 @@ class Variant:
             resolutions.append(resolution)
             events.append(event)
             rejected.extend(refused)
-            context = TurnContext(
-                {**context.moves, **resolution.moves},
-                context.dislodged | frozenset(resolution.dislodged),
-            )
+            context = context.then(resolution)
             state = resolution.after
         events, usage = garrisons.track(self.options, self.fog, position.state, resolutions, events, usage)
         position_after = Position(state, False, usage)
@@ -199,22 +197,28 @@ class Variant:
             if power not in position.state.powers:
                 kept[power] = lines
                 continue
-            sight: frozenset[str] | None = None  # worked out only if a line needs it
             kept[power] = []
             for text in lines:
                 kind, _handed_on = routed_line(text, kinds)
                 if kind == kinds[0] and not text.strip().upper().startswith("IF"):
                     kept[power].append(text)
                     continue
-                if sight is None:
-                    sight = self.fog.visible_provinces(position.state, power)
                 try:
-                    check_filed_line(text, position.state, power, self.options, sight)
+                    check_filed_line(text, position.state, power, self.options, self.sight(position, power))
                 except FogdipError as exc:
                     refused.append(RejectedOrder(power, text, getattr(exc, "reason", str(exc))))
                     continue
                 kept[power].append(text)
         return kept, refused
+
+    def sight(self, position: Position, power: str) -> Sight:
+        """Whether ``power`` would see a foreign unit of a kind on a location, in ``position``
+        (for the conditions it files)."""
+        fog, state = self.fog, position.state
+        return Sight(
+            lambda kind, location: fog.sees_unit_at(state, power, kind, location),
+            lambda: fog.visible_provinces(state, power),
+        )
 
     def _play_phase(
         self, state: GameState, kind: str, lines: Mapping[str, list[str]], filed_ahead: bool,
@@ -248,13 +252,14 @@ class Variant:
     def _schedule(self, resolution: Resolution, next_kind: str | None) -> Resolution:
         """Apply the variant's schedule to the engine's choice of the next phase."""
         options, played, after = self.options, resolution.before.phase, resolution.after
-        if after.completed:
-            return resolution
         retreat = Phase(played.season, played.year, "R")
         if played.kind == "M" and after.phase != retreat and (options.hold_empty_retreats or next_kind == "R"):
-            # The engine took Fall's centres when it skipped the retreats; they change hands
-            # only once the retreat season we hold is over.
-            after = after.with_changes(phase=retreat, centers=resolution.before.centers)
+            # The engine took Fall's centres when it skipped the retreats (and may have ended
+            # the game on them); they change hands only once the retreat season we hold is
+            # over, so the game ends on the same turn whoever was dislodged anywhere.
+            after = after.with_changes(phase=retreat, centers=resolution.before.centers, completed=False)
+        elif after.completed:
+            return resolution
         elif played.season == "F" and after.phase == Phase("S", played.year + 1, "M") and self._hold_winter(after, next_kind):
             after = after.with_changes(phase=Phase("W", played.year, "A"))
         if options.captures_any_season and played.season == "S" and after.phase.season != "S":
