@@ -346,8 +346,11 @@ class OrderChecker:
             raise _Illegal(f"{province} is not a home centre of {power}")
         if self.state.centers.get(province) != power:
             raise _Illegal(f"{power} does not own {province}")
-        if province in self.state.units:
-            raise _Illegal(f"{province} is occupied")
+        occupant = self.state.units.get(province)
+        if occupant is not None and (occupant.power == power or not self.by_map):
+            # By the map alone only one's own units are asked about (a foreign unit never
+            # stands on a centre one owns in Winter; if it did, the build would fail).
+            raise _Illegal(f"{province} already has one of your units" if self.by_map else f"{province} is occupied")
         kind = ref.kind
         coasts = board.coasts(province)
         location = ref.location if ref.location in coasts else province

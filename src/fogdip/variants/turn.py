@@ -236,11 +236,7 @@ class Variant:
             chosen = {p: select_retreats(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
             return adjudicate(state, chosen, self.rules), NO_EVENTS, [], usage
         homes = state.homes
-        if options.build_in_any_owned_center:
-            owned: dict[str, list[str]] = {}
-            for center, owner in state.centers.items():
-                owned.setdefault(owner, []).append(center)
-            state = state.with_changes(homes={p: tuple(sorted(owned.get(p, ()))) for p in state.powers})
+        state = self.build_sites(state)
         chosen = {p: select_adjustments(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
         resolution = adjudicate(state, chosen, self.rules)
         if options.build_in_any_owned_center:
@@ -248,6 +244,16 @@ class Variant:
                 resolution, before=resolution.before.with_changes(homes=homes), after=resolution.after.with_changes(homes=homes),
             )
         return resolution, NO_EVENTS, [], usage
+
+    def build_sites(self, state: GameState) -> GameState:
+        """``state`` as its adjustments are judged: where builds in any owned centre are
+        allowed (seed 002), every owned centre counts as a home centre."""
+        if not self.options.build_in_any_owned_center:
+            return state
+        owned: dict[str, list[str]] = {}
+        for center, owner in state.centers.items():
+            owned.setdefault(owner, []).append(center)
+        return state.with_changes(homes={p: tuple(sorted(owned.get(p, ()))) for p in state.powers})
 
     def _schedule(self, resolution: Resolution, next_kind: str | None) -> Resolution:
         """Apply the variant's schedule to the engine's choice of the next phase."""
