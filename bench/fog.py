@@ -34,7 +34,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1000)
     parser.add_argument("--json", action="store_true", help="also render every report as JSON and text")
     args = parser.parse_args()
-    rules = get_rules()
+    # Every fog game judges orders by the map alone; fog rule sets observe only such records.
+    rules = get_rules().with_options(legality="map")
     state = thirty_four_units()
     orders = random_orders(state, rules, random.Random(7))
     record = adjudicate(state, orders, rules)

@@ -215,6 +215,10 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
         ), attack_origin=True)
         tell(unit.power, Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province),
              attack_origin=False)
+    for unit in resolution.disbanded:  # only under board legality: no fog rule set reads those
+        tell(unit.power, Notice.make(
+            "disbanded", f"Your {unit} had nowhere to retreat and was disbanded", unit=str(unit), province=unit.province,
+        ))
     before, after = resolution.before.centers, resolution.after.centers
     for center in sorted(set(before) | set(after)):
         was, now = before.get(center), after.get(center)
