@@ -277,7 +277,7 @@ def test_a_move_without_a_convoy_learns_only_that_it_failed() -> None:
     seen = observe({"ENGLAND": ["A LON", "F NTH"], "FRANCE": ["F BEL", "F HOL"]},
                    {"ENGLAND": ["A LON - NWY", "F NTH C A LON - NWY"], "FRANCE": ["F BEL - NTH", "F HOL S F BEL - NTH"]}, "ENGLAND")
     # "no convoy", not the engine's "disrupted": which of the two it was depends on whether the
-    # convoying fleet was dislodged, and the fog never lets result words tell that (fog/written.py).
+    # convoying fleet was dislodged, and the fog never lets result words tell that (fog_words).
     assert [(o.text, o.result) for o in seen.orders if o.text.startswith("A LON")] == [("A LON - NWY VIA", ("no convoy",))]
     assert texts(seen, "stood-off", "stood-off-border") == []
 
@@ -377,7 +377,7 @@ def test_a_fleet_the_army_reached_sees_it_even_if_the_chain_breaks_later() -> No
     record = adjudicate(position(units), orders)
     assert record.result_of("BRE").outcome == "disrupted"  # type: ignore[union-attr]
     england = RULES.observe(record, "ENGLAND")
-    # The fog words any failed convoyed move "no convoy" (fog/written.py), not "disrupted".
+    # The fog words a disrupted convoyed move "no convoy" (fog_words), not "disrupted".
     assert foreign_orders(england) == [SeenOrder("FRANCE", "A BRE - NWY VIA", ("no convoy",))]
     assert texts(england) == []
 

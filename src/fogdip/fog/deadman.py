@@ -22,10 +22,8 @@ dislodged and awaiting its retreat: its province now holds the unseen attacker.
 >>> sorted(str(unit) for unit in seen.units), sorted(seen.visible)
 (['A MAR', 'A PAR', 'F BRE'], ['BRE', 'MAR', 'PAR'])
 
-Even the text of a power's own orders must not reveal what the engine found when it checked
-them: the engine writes a supported unit with its real type and coast, and adds ``VIA`` to a
-move only when fleets stand where a convoy could run. A deadman order is written from what
-the power wrote, its own units and the map alone.
+A deadman order is written from what the power wrote, its own units and the map alone, in one
+form whether it was legal or not: units that are not the power's own by province only.
 
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A MAR S MUN - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> [order.text for order in DeadmanRules().observe(record, "FRANCE").orders if "MAR" in order.text]
@@ -112,8 +110,8 @@ def outcome(result: OrderResult, level: ResultLevel) -> tuple[str, ...] | None:
 
 
 def blind_text(result: OrderResult, before: GameState, own: dict[str, Unit]) -> str:
-    """One of the power's own orders in standard notation, written without anything the
-    engine learned from foreign units while checking it.
+    """One of the power's own orders in standard notation, written from what the power wrote,
+    its own units and the map only.
 
     ``own`` maps provinces to the power's units before the phase. Units the order names that
     are not the power's own are written by province only (``A MAR S MUN - BUR``).
@@ -123,11 +121,11 @@ def blind_text(result: OrderResult, before: GameState, own: dict[str, Unit]) -> 
 
 def blind_order(order: Order, unit: Unit | None, before: GameState, own: dict[str, Unit]) -> Order:
     """The order in a form that is the same whether the engine normalised it (it was legal)
-    or kept it as written (it was not), wherever legality hung on foreign units.
+    or kept it as written (it was not).
 
-    The engine normalises a legal order using the whole board: a supported unit's type and
-    coast, the coast of a supported fleet's target, an army's ``VIA``, a retreat's form.
-    Written by this function, each of these depends only on what was written, the power's
+    The engine normalises a legal order: the ordered unit's type and coast, an army's ``VIA``,
+    a retreat's form; under legality by the map alone nothing else. Written by this function,
+    each of these, and the units the order names, depends only on what was written, the power's
     own units and the map.
     """
     board = before.board
@@ -172,6 +170,6 @@ def _target(board: Map, unit: Unit, written: str) -> str:
 
 
 def _via(board: Map, unit: Unit, order: Move) -> bool:
-    """``VIA`` as written, and always where only a convoy could make the move: the engine adds
-    it exactly when a chain of fleets could carry the army."""
+    """``VIA`` as written, and always where only a convoy could make the move (the engine adds
+    it where a chain of seas links the two ends, and leaves an impossible move as written)."""
     return order.via_convoy or needs_convoy(board, unit.kind, unit.location, order.target)

@@ -225,8 +225,8 @@ class SightingRules(FogRules):
         return list(_sighting(state, power, self.options.dislodged_units_see).seen)
 
     # Orders: the base's, the power's own with full results and nobody else's ("a player sees
-    # neither every unit on the board, nor any player's orders"), read as written
-    # (fog/written.py), so a unit the power names is never completed with what it did not see.
+    # neither every unit on the board, nor any player's orders"), as written: judged by the map
+    # alone, a unit the power names is never completed with what it did not see.
 
     def centers_known(self, state: GameState, power: str, visible: frozenset[str]) -> dict[str, str]:
         """Its own centres only: "the GM provides each player with information about which
