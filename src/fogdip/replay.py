@@ -21,18 +21,20 @@ Nothing here prints; :mod:`fogdip.cli.main` shows the comparisons.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from fogdip.documents import COMPLETED, state_from_document
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate
+from fogdip.engine.outcomes import Resolution
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 
 __all__ = [
-    "RECORD_OPTIONS", "PhaseComparison", "compare_positions", "mila_rules", "record_rules", "replay_game",
-    "rules_for_source",
+    "RECORD_OPTIONS", "PhaseComparison", "compare_positions", "impossible_retreats", "mila_rules", "record_rules",
+    "replay_game", "rules_for_source",
 ]
 
 #: Rule options that reproduce the Cicero game records (see docs/rules.md, "Replaying MILA
@@ -93,6 +95,9 @@ class PhaseComparison:
     retreat_differences: tuple[str, ...] = ()
     error: str | None = None
     rejected: tuple[str, ...] = field(default=(), compare=False)
+    #: Why the record cannot be right, one line per retreat difference that it explains (the
+    #: record lets a unit retreat where no unit could go); see :func:`impossible_retreats`.
+    impossible: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -101,6 +106,17 @@ class PhaseComparison:
             and self.expected_phase == self.actual_phase
             and not (self.missing_units or self.extra_units or self.missing_centers or self.extra_centers)
             and not self.retreat_differences
+        )
+
+    @property
+    def record_impossible(self) -> bool:
+        """Every difference is the record's own: it lists retreats into places no unit could
+        go, and fogdip's options are among the record's (MILA's engine does this after a
+        convoyed attack, docs/mila-notes.md §4.1)."""
+        return (
+            not self.ok and self.error is None and self.expected_phase == self.actual_phase
+            and not (self.missing_units or self.extra_units or self.missing_centers or self.extra_centers)
+            and len(self.impossible) == len(self.retreat_differences)
         )
 
     def describe(self) -> list[str]:
@@ -119,6 +135,7 @@ class PhaseComparison:
             if items:
                 lines.append(f"{label}: {', '.join(items)}")
         lines.extend(f"retreats: {line}" for line in self.retreat_differences)
+        lines.extend(f"the record is impossible: {line}" for line in self.impossible)
         return lines
 
 
@@ -173,7 +190,52 @@ def _compare_phase(
     except FogdipError as exc:
         return PhaseComparison(index, name, expected, actual, error=f"the recorded {expected} cannot be read: {exc}")
     rejected = tuple(f"{r.power}: {r.text} ({r.reason})" for r in resolution.rejected)
-    return compare_positions(index, name, expected, actual, expected_state, after, rejected)
+    comparison = compare_positions(index, name, expected, actual, expected_state, after, rejected)
+    if comparison.retreat_differences:
+        comparison = dataclasses.replace(comparison, impossible=impossible_retreats(resolution, expected_state))
+    return comparison
+
+
+def impossible_retreats(resolution: Resolution, recorded: GameState) -> tuple[str, ...]:
+    """For each unit the record lets retreat to more places than fogdip does, why those places
+    are impossible, if every one of them is: occupied after the moves, left empty by a
+    stand-off, or where the attack came from. MILA's engine lists every neighbour of a unit
+    dislodged by a convoyed army, by an operator-precedence slip (docs/mila-notes.md §4.1).
+
+    A difference this does not explain (fogdip offering a place the record does not, or an
+    extra place that could be free) gets no line."""
+    after = resolution.after
+    lines = []
+    for province in sorted(set(recorded.dislodged) & set(after.dislodged)):
+        want, got = recorded.dislodged[province], after.dislodged[province]
+        if want.unit != got.unit or set(want.retreats) == set(got.retreats) or not set(got.retreats) <= set(want.retreats):
+            continue
+        reasons = []
+        for location in sorted(set(want.retreats) - set(got.retreats)):
+            why = _why_not(resolution, location, got.attacker_from)
+            if why is None:
+                break
+            reasons.append(f"{location} ({why})")
+        else:
+            convoyed = got.attacker_from in resolution.convoy_paths
+            cause = (
+                "MILA's engine lists every neighbour of a unit dislodged by a convoyed army (docs/mila-notes.md §4.1)"
+                if convoyed else "no rule allows it"
+            )
+            lines.append(f"it lets {want.unit.power} *{want.unit} retreat to {', '.join(reasons)}: {cause}")
+    return tuple(lines)
+
+
+def _why_not(resolution: Resolution, location: str, attacker_from: str | None) -> str | None:
+    province = resolution.before.board.province_of(location)
+    occupant = resolution.after.units.get(province)
+    if occupant is not None:
+        return f"{occupant.power} {occupant} stands there"
+    if province in resolution.standoffs:
+        return "left empty by a stand-off"
+    if province == attacker_from and attacker_from not in resolution.convoy_paths:
+        return "the attack came from there"
+    return None
 
 
 def compare_positions(

@@ -271,7 +271,10 @@ def replay(
     """Re-adjudicate every phase of a saved game and compare with the next recorded phase.
 
     Compares the phase name, units (dislodged ones too), centre owners and retreat options.
-    Exits 0 when every phase matches, 1 on any mismatch, 2 on bad input.
+    Where the record itself is impossible (MILA's engine lets a unit dislodged by a convoyed
+    army retreat into occupied places), the phase is reported as such, in words, and does not
+    count as a mismatch. Exits 0 when every phase matches or is explained so, 1 on any other
+    mismatch, 2 on bad input.
     """
     with _errors():
         game = load_game(game_file)
@@ -279,13 +282,16 @@ def replay(
     console = Console(soft_wrap=True, highlight=False)
     with _errors():
         comparisons = _run_replay(game, chosen)
-    mismatches = [c for c in comparisons if not c.ok]
+    mismatches = [c for c in comparisons if not c.ok and not c.record_impossible]
+    impossible = [c for c in comparisons if c.record_impossible]
     for comparison in comparisons:
         if comparison.ok and quiet:
             continue
         _print_comparison(console, comparison)
-    matched = len(comparisons) - len(mismatches)
+    matched = len(comparisons) - len(mismatches) - len(impossible)
     summary = f"{len(comparisons)} phases compared, {matched} match, {len(mismatches)} mismatch"
+    if impossible:
+        summary += f", {len(impossible)} impossible in the record"
     colour = "red" if mismatches else "green"
     name = escape(game.id or game_file)
     console.print(f"[bold]{name}[/]: [{colour}]{summary}[/] ({escape(_describe_rules(chosen))})")
@@ -314,6 +320,11 @@ def _print_comparison(console: Console, comparison: PhaseComparison) -> None:
         return
     same = comparison.expected_phase == comparison.actual_phase
     recorded = "" if same else f" (recorded {comparison.expected_phase})"
+    if comparison.record_impossible:
+        console.print(f"[bold yellow]RECORD[/]    {arrow}: the record is impossible")
+        for line in comparison.impossible:
+            console.print(f"          [yellow]-[/] {escape(line)}")
+        return
     console.print(f"[bold red]MISMATCH[/]  {arrow}{escape(recorded)}")
     for line in comparison.describe():
         console.print(f"          [red]-[/] {escape(line)}")
