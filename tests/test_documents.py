@@ -275,8 +275,9 @@ def test_civil_disorder_removal_is_reported_for_the_unit() -> None:
         "phase": "W1901A", "units": {"FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR"]},
         "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
     })
-    assert result["results"] == {"A BUR": ["disband"]}
+    assert result["results"] == {"A BUR": []}  # carried out: MILA's OK, as for a build
     assert result["outcomes"] == {"A BUR": "removed"}
+    assert "BUR" not in str(result["state"]["units"]["FRANCE"])
     assert "civil disorder" in result["reasons"]["A BUR"]
 
 

@@ -58,7 +58,7 @@ def resolve_adjustments(
             del units[entry.unit.province]
             removed.append(entry.unit)
             remaining[power] = due + 1
-            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "removed", ("disband",), f"removed {entry.unit}"))
+            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "removed", (), f"removed {entry.unit}"))
     for power, due in remaining.items():
         if due >= 0:
             continue
@@ -67,7 +67,7 @@ def resolve_adjustments(
             del units[unit.province]
             removed.append(unit)
             order = Disband(UnitRef(unit.kind, unit.location))
-            results.append(OrderResult(power, unit, order, "", True, True, "removed", ("disband",), f"{unit} removed in civil disorder: {power} ordered too few removals"))
+            results.append(OrderResult(power, unit, order, "", True, True, "removed", (), f"{unit} removed in civil disorder: {power} ordered too few removals"))
     return results, units, built, removed
 
 

@@ -296,6 +296,8 @@ _BOUNCE = ("bounce",)
 _CUT = ("cut",)
 _DISRUPTED = ("disrupted",)
 _NO_CONVOY = ("no convoy",)
+#: MILA's words for a convoy of the army's very move that did not carry it.
+_UNUSED = ("no convoy", "void")
 
 
 def _results(
@@ -311,10 +313,12 @@ def _results(
     dislodged units removed at once, for want of a place to retreat to."""
     decisions = resolver.result
     results: list[OrderResult] = []
+    carried: dict[int, frozenset[int]] = {}
     for i in ordered:
         node = nodes[i]
         kind = node.kind
         words: tuple[str, ...]
+        why: str | None = None  # a reason other than the outcome's usual one
         if node.illegal is not None:
             outcome, words = "illegal", _VOID
         elif kind == HOLD:
@@ -324,26 +328,41 @@ def _results(
                 outcome, words = "moved", ()
             elif resolver.has_path(i):
                 outcome, words = "bounced", _BOUNCE
-            elif any(decisions[f] is False for f in node.convoyers) or resolver.paradox & set(node.convoyers):
-                outcome, words = "disrupted", _DISRUPTED
+            elif _disrupted(resolver, node):
+                # MILA's word for the army too: "disrupted" belongs to the fleets.
+                outcome, words = "disrupted", _NO_CONVOY
             else:
                 outcome, words = "no-path", _NO_CONVOY
         elif kind == CONVOY:
             army = resolver.at.get(node.supported)
-            if army is None or i not in nodes[army].convoyers:
+            if army is None or not _convoys(node, nodes[army]):
                 outcome, words = "void", _VOID
+            elif i not in nodes[army].convoyers:  # the army went over land
+                outcome, words = "convoy-unused", _UNUSED
             elif i in resolver.paradox or not decisions[i]:
-                outcome, words = "disrupted", _DISRUPTED
+                # A fleet dislodged (attacked successfully, or caught in a paradox and then
+                # dislodged): MILA says only that.
+                outcome, words = "disrupted", () if node.province in dislodged_from else _DISRUPTED
             else:
-                outcome, words = ("convoyed" if decisions[army] else "convoy-unused"), ()
+                chain = carried.get(army)
+                if chain is None:
+                    chain = carried[army] = _carriers(resolver, army)
+                if i in chain:
+                    outcome, words = "convoyed", ()
+                elif _disrupted(resolver, nodes[army]):
+                    outcome, words = "convoy-unused", _NO_CONVOY  # MILA: the rest of a disrupted convoy
+                else:
+                    outcome, words = "convoy-unused", _UNUSED
         elif i not in counted:
             outcome, words = "void", _VOID
-        elif decisions[i]:
-            outcome, words = "supported", ()
-        else:
+        elif not decisions[i]:
             outcome, words = "cut", _CUT
+        else:
+            outcome, words = "supported", ()
+            if kind == SUPPORT_MOVE:
+                words, why = _support_words(resolver, i)
         # Why an order is illegal is part of the record even unexplained: it was never carried out.
-        reason = _reason(resolver, i, node, outcome) if explain else node.illegal or ""
+        reason = (why or _reason(resolver, i, node, outcome)) if explain else node.illegal or ""
         attacker = dislodged_from.get(node.province) if dislodged_from else None
         if attacker is not None:
             words += ("dislodged",)
@@ -360,6 +379,82 @@ def _results(
             attacker,
         )))
     return results
+
+
+def _disrupted(resolver: MovementResolver, node: Node) -> bool:
+    """Whether a convoyed move failed because a convoying fleet was dislodged or caught in a
+    paradox (rather than having no chain of convoys at all)."""
+    decisions = resolver.result
+    return any(decisions[f] is False for f in node.convoyers) or bool(resolver.paradox.intersection(node.convoyers))
+
+
+def _convoys(convoy: Node, army: Node) -> bool:
+    """Whether a convoy order is for the move ``army`` is making."""
+    return army.kind == MOVE and army.target == convoy.target and army.unit.kind == "A"
+
+
+def _carriers(resolver: MovementResolver, army: int) -> frozenset[int]:
+    """The convoying fleets of ``army`` that lie on a chain of successful convoys from its
+    province to its target: the ones that carried it (it may still have bounced there). None
+    if the army went over land."""
+    node = resolver.nodes[army]
+    if node.route != BY_CONVOY:
+        return frozenset()
+    decisions, nodes, neighbours = resolver.result, resolver.nodes, resolver.neighbours
+    usable = {nodes[f].province: f for f in node.convoyers if decisions[f] and f not in resolver.paradox}
+
+    def reached(start: str) -> set[str]:
+        seen: set[str] = set()
+        frontier = [p for p in neighbours[start] if p in usable]
+        while frontier:
+            here = frontier.pop()
+            if here not in seen:
+                seen.add(here)
+                frontier.extend(p for p in neighbours[here] if p in usable and p not in seen)
+        return seen
+
+    on_chain = reached(node.province) & reached(node.target)
+    return frozenset(usable[p] for p in on_chain)
+
+
+def _support_words(resolver: MovementResolver, i: int) -> tuple[tuple[str, ...], str | None]:
+    """MILA's word for a support of a move that was given and not cut, and why if it is not
+    empty. It is ``void`` when it could not help: it would have decided a battle against the
+    supporter's own unit (:func:`_deciding_against_own`; DATC: such a support never helps
+    dislodge one's own unit), or the move was an army's by convoy that no chain of fleets
+    carried (``no convoy`` when a convoying fleet was dislodged)."""
+    nodes = resolver.nodes
+    node = nodes[i]
+    mover = resolver.at[node.supported]
+    moving = nodes[mover]
+    if moving.route == BY_CONVOY and not resolver.convoy_path(mover):
+        if _disrupted(resolver, moving):
+            return _NO_CONVOY, f"{node.unit}: the convoy of the supported army was disrupted"
+        return _VOID, f"{node.unit}: no convoy carried the supported army"
+    j = resolver.at.get(node.target)
+    if j is None or j == mover:
+        return (), None
+    occupant = nodes[j]
+    if occupant.unit.power != node.unit.power or not _deciding_against_own(resolver, mover, j):
+        return (), None
+    return _VOID, f"{node.unit} gave its support, but a support never helps dislodge one's own {occupant.unit}"
+
+
+def _deciding_against_own(resolver: MovementResolver, mover: int, j: int) -> bool:
+    """Whether the supporters of ``mover`` that share a power with the unit ``j`` it moves
+    against would decide the battle if they counted: MILA calls their supports ``void``. That
+    is so in a head-to-head battle, and where ``j`` stays when the move, with every support,
+    is stronger than ``j`` holds and than every other move there."""
+    if resolver.head_to_head_opponent(mover) == j:
+        return True
+    occupant = resolver.nodes[j]
+    if occupant.kind == MOVE and resolver.result[j]:
+        return False  # it left: nobody of its own is dislodged
+    target = resolver.nodes[mover].target
+    strength = 1 + resolver.support_count(mover)
+    if strength <= resolver.hold_strength(target):
+        return False
+    return all(strength > resolver.prevent_strength(r) for r in resolver.moves_into[target] if r != mover)
 
 
 def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: str) -> str:
@@ -379,8 +474,10 @@ def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: str) -
         return f"{unit} gave its support"
     if outcome == "cut":
         return _cut_reason(resolver, i)
-    if outcome in ("convoyed", "convoy-unused"):
+    if outcome == "convoyed":
         return f"{unit} convoyed"
+    if outcome == "convoy-unused":
+        return f"{unit} was not used: no chain of convoying fleets through it carried the army"
     if node.kind == MOVE:  # disrupted
         return f"{unit} was not convoyed: the convoy was disrupted"
     if outcome == "void":
