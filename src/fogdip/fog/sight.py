@@ -263,13 +263,19 @@ def needs_convoy(board: Map, kind: str | None, location: str, target: str) -> bo
 
 
 def fog_words(result: OrderResult) -> tuple[str, ...]:
-    """The result words a power is shown under fog: the engine's, except that a convoyed
-    move whose convoy was disrupted (a convoying fleet dislodged, or a paradox) reads
-    ``no convoy``, as when no fleet carried it: which of the two it was would tell of fleets
-    the power may not see, and of what happened to them."""
+    """The result words a power is shown under fog: the engine's (MILA's), except where they
+    tell a convoy that was disrupted (a convoying fleet dislodged, or a paradox) from one that
+    never was: which of the two it was would tell of fleets the power may not see, and of
+    what happened to them. The engine already writes ``no convoy`` for the army either way; a
+    support of such an army reads ``void``, and a fleet whose convoy did not carry its army
+    ``no convoy``, ``void``, as when no chain was ever formed."""
     words = result.results
-    if result.outcome == "disrupted" and isinstance(result.order, Move):
-        return ("no convoy",) + tuple(w for w in words if w == "dislodged")
+    if "no convoy" not in words:
+        return words
+    if isinstance(result.order, SupportMove):
+        return tuple("void" if word == "no convoy" else word for word in words)
+    if isinstance(result.order, Convoy) and "void" not in words:
+        return ("no convoy", "void") + tuple(w for w in words if w == "dislodged")
     return words
 
 
