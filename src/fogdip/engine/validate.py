@@ -143,9 +143,9 @@ class OrderChecker:
             supported = self._other_unit(order.supported, unit)
             if supported.province not in self.board.reachable_provinces(unit.kind, unit.location):
                 raise _Illegal(f"{unit} cannot reach {supported.province}, so it cannot support a unit there")
-            if ref is written and order.supported == supported:
+            if ref is written and order.supported == (supported.kind, supported.location):
                 return order
-            return SupportHold(ref, supported)
+            return SupportHold(ref, UnitRef(supported.kind, supported.location))
         if kind == "support_move":
             assert isinstance(order, SupportMove)
             return self._support_move(unit, ref, order)
@@ -158,7 +158,7 @@ class OrderChecker:
         if ref.kind is not None and ref.kind != unit.kind:
             raise _Illegal(f"wrong unit type: the unit in {unit.province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}")
 
-    def _other_unit(self, ref: UnitRef, supporter: Unit) -> UnitRef:
+    def _other_unit(self, ref: UnitRef, supporter: Unit) -> Unit | UnitRef:
         """The unit a support names: the one standing there, or, judged by the map alone, the
         place as written (whatever stands there, if anything, is not asked)."""
         province = self.board.province_of(ref.location)
@@ -169,7 +169,7 @@ class OrderChecker:
         other = self.state.units.get(province)
         if other is None:
             raise _Illegal(f"there is no unit in {province}")
-        return UnitRef(other.kind, other.location)
+        return other
 
     def _move_target(self, unit: Unit, written: str, via: bool) -> tuple[str, bool]:
         board = self.board
@@ -232,17 +232,19 @@ class OrderChecker:
         # Judged by the map alone, the supported unit is whatever could stand where the order
         # says (its written type is ignored, DATC 4.C.2): the support is legal if one of them
         # could make the move.
-        candidates = _standing(board, supported.province) if self.by_map else (supported,)
-        if not any(self._could_move(candidate, target, coast, unit) for candidate in candidates):
-            what = f"no unit in {supported.province} could" if self.by_map else f"the unit in {supported.province} cannot"
-            raise _Illegal(f"{what} reach {coast or target}")
+        if self.by_map:
+            if not any(self._could_move(c, target, coast, unit) for c in _standing(board, supported.province)):
+                raise _Illegal(f"no unit in {supported.province} could reach {coast or target}")
+        elif not self._could_move(supported, target, coast, unit):
+            raise _Illegal(f"the unit in {supported.province} cannot reach {coast or target}")
         keep_coast = coast is not None and (self.by_map or supported.kind == "F")
         written_target = order.target if keep_coast else target
-        if ref is order.unit and order.target == written_target and order.supported == supported:
+        named = (supported.kind, supported.location)
+        if ref is order.unit and order.target == written_target and order.supported == named:
             return order
-        return SupportMove(ref, supported, written_target)
+        return SupportMove(ref, UnitRef(*named), written_target)
 
-    def _could_move(self, mover: UnitRef, target: str, coast: str | None, supporter: Unit) -> bool:
+    def _could_move(self, mover: Unit | UnitRef, target: str, coast: str | None, supporter: Unit) -> bool:
         """Whether ``mover`` could move to ``target`` (a fleet to ``coast``, if one is named):
         directly, or as an army by a convoy route that does not need the supporting unit's own
         province (DATC 6.D.31)."""
