@@ -27,9 +27,9 @@ def resolve_retreats(
     board = state.board
     wanted: dict[str, list[str]] = {}
     for province, candidate in checked.items():
-        order = candidate.order
-        if candidate.legal and isinstance(order, Retreat) and order.target in state.dislodged[province].retreats:
-            wanted.setdefault(board.province_of(order.target), []).append(province)
+        given = candidate.order
+        if candidate.legal and isinstance(given, Retreat) and given.target in state.dislodged[province].retreats:
+            wanted.setdefault(board.province_of(given.target), []).append(province)
     units = dict(state.units)
     moves: dict[str, str] = {}
     results: list[OrderResult] = []
