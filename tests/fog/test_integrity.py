@@ -255,3 +255,38 @@ def test_the_end_of_the_game_does_not_wait_for_an_unseen_retreat(preset: str) ->
         last_turn.append(played.turn)
     assert last_turn[0] == last_turn[1], f"the game ends in {last_turn[0]} without the army, {last_turn[1]} with it"
     assert fall[0] == fall[1]
+
+
+# --- beside the six: why one's own retreat failed ----------------------------------------------
+
+def test_an_own_failed_retreat_does_not_tell_why_where_the_place_is_not_seen() -> None:
+    """Issue: "A power's own failed retreat shows only that it failed, and the unit is
+    disbanded, unless the power sees the target." In fog-1898 with dislodged units blind
+    (``dislodged_units_see=False``), Germany's dislodged A BUR retreats to PIC, which it cannot
+    see. Game A: an English army arrives there by convoy during the moves. Game B: England's
+    dislodged F ENG retreats there too. The retreat fails either way; the bounce notice ("another
+    unit also tried to move to PIC") may not tell the two apart."""
+    from fogdip.variants.options import compose
+
+    variant = Variant(compose("fog-1898"), fog_options={"dislodged_units_see": False})
+    france = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}
+    games = {
+        "arrives": ({"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
+                    {**france, "FRANCE": [*france["FRANCE"], "F BRE H"],
+                     "ENGLAND": ["A LON - PIC VIA", "F ENG C A LON - PIC"]}, {}),
+        "retreats": ({"FRANCE": ["A PAR", "A MAR", "F BRE", "F MAO"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
+                     {**france, "FRANCE": [*france["FRANCE"], "F BRE - ENG", "F MAO S F BRE - ENG"],
+                      "ENGLAND": ["A LON H", "F ENG H"]}, {"ENGLAND": ["F ENG R PIC"]}),
+    }
+    reports = []
+    for units, moves, retreats in games.values():
+        position = Position.of(units, "S1901M", centers={"KIE": "GERMANY"})
+        assert_dark(variant, position, "GERMANY", "LON", "ENG", "BRE", "MAO")  # PIC is seen empty
+        movement = variant.play(position, moves)
+        assert "BUR" in movement.position.state.dislodged
+        assert_dark(variant, movement.position, "GERMANY", "PIC", "ENG")
+        retreat = variant.play(movement.position, {**retreats, "GERMANY": ["A BUR R PIC"]})
+        assert own_orders(retreat, "GERMANY") == {"A BUR R PIC": ("bounce", "disband")}
+        assert "BUR" not in retreat.position.state.units or retreat.position.state.units["BUR"].power != "GERMANY"
+        reports.append((report(movement, "GERMANY"), report(retreat, "GERMANY")))
+    assert reports[0] == reports[1]

@@ -148,7 +148,8 @@ class Fog1898Rules(FogRules):
     def notices(self, resolution: Resolution, power: str) -> list[Notice]:
         """Its own affairs (a dislodgement does not say where the attack came from: the
         attacking move shows that if it was seen), and what its failed moves ran into."""
-        return own_notices(resolution, power, attack_origin=False) + clash_notices(resolution, power)
+        watched = self.watch(resolution, power).start
+        return own_notices(resolution, power, attack_origin=False) + clash_notices(resolution, power, watched)
 
     # --- foreign orders ---------------------------------------------------------------------
 
@@ -235,20 +236,26 @@ class Fog1898Rules(FogRules):
         return (True, False) if watch.during(result.unit.province) else None
 
 
-def clash_notices(resolution: Resolution, power: str) -> list[Notice]:
+def clash_notices(resolution: Resolution, power: str, watched: frozenset[str] | None = None) -> list[Notice]:
     """What the power learns from its own moves and retreats that bounced.
 
     "If there is a bounce, both players will know that other unit tried to move to the target
     province, but won't know from where": told when a unit of another power tried too (not
     how many, nor from where). "If a province is defended by many units, player trying to
     enter it unsuccessfully will know how many units defend the province": the unit that
-    stood its ground there and every support to hold it that counted."""
+    stood its ground there and every support to hold it that counted.
+
+    A retreat fails alike whether its place was taken or another unit retreated there too, and
+    which it was is told only where the power sees the place (``watched``: the provinces it saw
+    as the phase began; ``None``, every province)."""
     out: list[Notice] = []
     facts = _facts(resolution)
     for result in record_facts(resolution).orders_of(power):
         if result.outcome != "bounced" or not isinstance(result.order, (Move, Retreat)):
             continue
         target = _province(result.order.target)
+        if isinstance(result.order, Retreat) and watched is not None and target not in watched:
+            continue
         if any(other != power for other in facts.tried.get(target, ())):
             out.append(Notice.make("bounce", f"Another unit also tried to move to {target}", target=target))
         if isinstance(result.order, Move):
