@@ -290,3 +290,67 @@ def test_an_own_failed_retreat_does_not_tell_why_where_the_place_is_not_seen() -
         assert "BUR" not in retreat.position.state.units or retreat.position.state.units["BUR"].power != "GERMANY"
         reports.append((report(movement, "GERMANY"), report(retreat, "GERMANY")))
     assert reports[0] == reports[1]
+
+
+# --- found by an independent review: a support's words and units beyond its power's sight --------
+
+#: (name, presets, units, orders common to both games, the hidden difference: power -> orders in
+#: game A and in game B, the provinces dark for France). France's own support must read the same.
+SUPPORT_CASES = [
+    ("a hidden cut of a hold support of one's own unit", ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+     {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"], "ITALY": ["F IRI"]},
+     {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"], "ENGLAND": ["F ENG S A PIC"]},
+     ("ITALY", ["F IRI H"], ["F IRI - ENG"]), ["IRI"]),
+    ("a hidden hold support of one's own unit", ["sighting"],
+     {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"]},
+     {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"]},
+     ("ENGLAND", ["F ENG H"], ["F ENG S A PIC"]), ["ENG"]),
+    ("a hidden cut of a rival's support, where one's own unit bounced", ["fog-of-war", "sighting", "fog-1898",
+                                                                          "deadman-full"],
+     {"FRANCE": ["A BEL", "A BUR"], "GERMANY": ["A RUH", "A HOL", "A PIC"], "ENGLAND": ["F NTH"], "RUSSIA": ["F NWG"]},
+     {"FRANCE": ["A BEL - PIC", "A BUR S A RUH - BEL"], "GERMANY": ["A RUH - BEL", "A HOL - BEL", "A PIC H"],
+      "ENGLAND": ["F NTH S A HOL - BEL"]},
+     ("RUSSIA", ["F NWG H"], ["F NWG - NTH"]), ["NWG"]),
+    ("the supported army's own hidden fleet, convoying and dislodged or holding", ["fog-of-war", "sighting",
+                                                                                    "fog-1898", "deadman-full"],
+     {"FRANCE": ["A BUR"], "GERMANY": ["A HOL", "F NTH"], "ENGLAND": ["A BEL", "F ENG"], "RUSSIA": ["F NWG", "F SKA"]},
+     {"FRANCE": ["A BUR S A HOL - BEL"], "ENGLAND": ["A BEL H", "F ENG S A BEL"],
+      "RUSSIA": ["F NWG - NTH", "F SKA S F NWG - NTH"]},
+     ("GERMANY", ["A HOL - BEL", "F NTH C A HOL - BEL"], ["A HOL - BEL", "F NTH H"]), ["NTH"]),
+    ("a hidden fleet that convoys a supported army or holds", ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+     {"FRANCE": ["A BUR"], "ENGLAND": ["A LON", "F NTH"], "GERMANY": ["A BEL", "A HOL"]},
+     {"FRANCE": ["A BUR S A LON - BEL"], "GERMANY": ["A BEL H", "A HOL S A BEL"]},
+     ("ENGLAND", ["A LON - BEL", "F NTH C A LON - BEL"], ["A LON - BEL", "F NTH H"]), ["NTH", "LON"]),
+]
+
+
+def variant_of(preset: str) -> Variant:
+    if preset == "deadman-full":  # deadman telling the engine's result words (option results="full")
+        from fogdip.variants.options import compose
+
+        return Variant(compose("deadman"), fog_options={"results": "full"})
+    return Variant.named(preset)
+
+
+@pytest.mark.parametrize(
+    ("name", "preset", "units", "orders", "hidden", "dark"),
+    [(name, preset, units, orders, hidden, dark)
+     for name, presets, units, orders, hidden, dark in SUPPORT_CASES for preset in presets],
+    ids=[f"{name}-{preset}" for name, presets, *_ in SUPPORT_CASES for preset in presets],
+)
+def test_a_supports_words_do_not_tell_of_units_beyond_sight(
+    name: str, preset: str, units: Units, orders: Orders, hidden: tuple[str, list[str], list[str]], dark: list[str],
+) -> None:
+    """MILA's words for a support say `void` where it would have decided a battle against the
+    supporter's own unit (which hangs on every other support and cut there), and `void` or
+    `no convoy` where the supported army's convoy never was or was disrupted (which hangs on
+    fleets). Under fog a support given and not cut reads `[]`, or `void` where it is against
+    one's own unit that stayed: only what the power's own units tell it."""
+    variant = variant_of(preset)
+    position = Position.of(units, "S1901M")
+    assert_dark(variant, position, "FRANCE", *dark)
+    power, first, second = hidden
+    played = [variant.play(position, {**orders, power: lines}) for lines in (first, second)]
+    assert played[0].position.state.units == played[1].position.state.units, "precondition: the same moves"
+    assert own_orders(played[0], "FRANCE") == own_orders(played[1], "FRANCE")
+    assert report(played[0], "FRANCE") == report(played[1], "FRANCE")

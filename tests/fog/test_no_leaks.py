@@ -54,7 +54,7 @@ from strategies import (
 from turn_strategies import Game, TurnCase, espionage_on, hidden_changes, play_turn
 
 from fogdip.bots.random_bot import random_orders
-from fogdip.engine import GameState, Phase, Resolution, Unit, get_rules
+from fogdip.engine import Convoy, GameState, Phase, Resolution, SupportHold, SupportMove, Unit, get_rules
 from fogdip.engine.judge import solo_winner, take_centers
 from fogdip.engine.outcomes import OrderResult
 from fogdip.fog import FOG_RULES, DeadmanRules, Knowledge, Notice, Observation, SeenOrder, SeenUnit
@@ -292,16 +292,30 @@ def settled(state: GameState, start: GameState, power: str) -> GameState:
     return take_centers(state.with_changes(units=units, centers=centres))
 
 
-def phase_facts(record: Resolution, events: Events, power: str, zone: frozenset[str], start: GameState) -> tuple[object, ...]:
+def shows_outcome(result: OrderResult, variant: Variant) -> bool:
+    """Whether what came of a foreign order may show to a power: a move's or retreat's (a
+    watched move is told `(ok)`/`(fails)`, an attack on the power's unit tells by its
+    result). A foreign support's or convoy's is never shown, except through diplomyopia's
+    combat vision (rule 3), which tells a power in a battle who held it up."""
+    order = result.order
+    return not isinstance(order, (SupportHold, SupportMove, Convoy)) or variant.fog.name == "diplomyopia"
+
+
+def phase_facts(
+    record: Resolution, events: Events, power: str, zone: frozenset[str], start: GameState, variant: Variant,
+) -> tuple[object, ...]:
     """What the power is entitled to about one phase, restricted to its contact zone:
 
     * the foreign units standing in the zone (on the board or dislodged) before and after:
       they are in sight or touched by its orders, so they may show;
     * the owners of the zone's centres before and after, as :func:`settled` has them;
-    * every foreign order touching the zone, as ``(power, line as given, succeeded)``: what
-      comes of it may show (a watched move's ``(ok)``, an attack on the power's unit, a cut
-      support). Not its legality, outcome words, results or the engine's normalised order:
-      those are worked out with the whole board, and must not show;
+    * every foreign order touching the zone, as ``(power, line as given, succeeded)``, where
+      what comes of it may show (:func:`shows_outcome`: a watched move's ``(ok)``, an attack on
+      the power's unit); a foreign support or convoy only as given: no preset tells whether it
+      was cut or carried its army, so a difference there that reaches the power's report is a
+      leak (a support of one's own reading `void` because another was cut, say). Never its
+      legality, outcome words, results or the engine's normalised order: those are worked out
+      with the whole board, and must not show;
     * every espionage order aimed at the power, with its result: the power is told of it.
 
     Never the power's own orders or their results, its own units, nor the next phase: those
@@ -315,7 +329,7 @@ def phase_facts(record: Resolution, events: Events, power: str, zone: frozenset[
         return sorted((c, owner) for c, owner in settled(state, start, power).centers.items() if c in zone)
 
     orders = sorted(
-        (r.power, r.text or f"{r.unit} (no order)", r.succeeded)
+        (r.power, r.text or f"{r.unit} (no order)", r.succeeded if shows_outcome(r, variant) else None)
         for r in record.orders if r.power != power and touches(r, zone)
     )
     spies = sorted(
@@ -343,7 +357,9 @@ def game_facts(variant: Variant, game: Game, power: str, zone: frozenset[str]) -
     start = game.turns[0].position.state
     for turn in game.turns:
         result = turn.result
-        phases: list[object] = [phase_facts(r, e, power, zone, start) for r, e in zip(result.resolutions, result.events)]
+        phases: list[object] = [
+            phase_facts(r, e, power, zone, start, variant) for r, e in zip(result.resolutions, result.events)
+        ]
         out.append([public_facts(variant, result.position.state, start, power), *phases])
     return out
 

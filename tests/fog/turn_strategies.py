@@ -150,6 +150,17 @@ def sea_pairs(lines: Iterable[str]) -> set[tuple[str, str, str | None]]:
     return out
 
 
+def supported_moves(lines: Iterable[str]) -> set[tuple[str, str]]:
+    """(origin, target) of the moves between two shores that ``lines`` support
+    (``A BUR S A LON - BEL``): an army there may go by sea."""
+    out = set()
+    for origin, target, through in sea_pairs(lines):
+        if through is None and any(f" S {w}{origin} - " in f" {line} " or f" S {origin}" in line
+                                   for line in lines for w in ("A ", "")):
+            out.add((origin, target))
+    return out
+
+
 def sea_path(starts: Iterable[str], goals: frozenset[str]) -> list[str]:
     """The seas of one shortest chain of seas from one of ``starts`` to one of ``goals``."""
     back: dict[str, str | None] = {s: None for s in sorted(starts)}
@@ -216,6 +227,19 @@ def critical_seas(state: GameState, lines: Iterable[str]) -> tuple[frozenset[str
         else:
             adding |= {s for s in empty if sea_route(fleets | {s}, origin, target, through)}
     return frozenset(adding), frozenset(removing)
+
+
+def completed_routes(state: GameState, lines: Iterable[str], sea: str) -> list[tuple[str, str]]:
+    """(origin, target) of the sea routes of ``lines`` (:func:`sea_pairs`) that a fleet in
+    ``sea`` would complete, for an army that stands at the origin."""
+    fleets = frozenset(p for p in state.units if p in SEAS)
+    out = []
+    for origin, target, through in sorted(sea_pairs(lines), key=str):
+        army = state.units.get(origin)
+        if army is not None and army.kind == "A" and not sea_route(fleets, origin, target, through) \
+                and sea_route(fleets | {sea}, origin, target, through):
+            out.append((origin, target))
+    return out
 
 
 def route_seas_of(lines: Iterable[str]) -> frozenset[str]:
@@ -688,6 +712,8 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
             draft.lines[power] += own_movement_lines(draw, variant, alone, power)
     else:
         draft.lines[power] = own_movement_lines(draw, variant, alone, power)
+    if not winter and draw(st.integers(0, 4)) == 0:
+        own_battle(draw, draft, own, power)
     routes = sorted(route_seas_of(draft.lines[power]))
     # Mostly, a sea route that one of P's lines hangs on (sea_pairs) is laid with foreign
     # fleets but for one sea: the hidden unit may fill the hole, or not. The hole is best
@@ -792,11 +818,25 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
                     draft.give(unit, foreign_line(draw, spring, unit, variant))
         return position, lines
     movement = MovementOptions(state, variant.rules)
+    # P's supports of foreign armies between two shores: the army often makes the move, and
+    # fleets on its sea route often convoy it (whether it goes by sea, is carried or not, hangs
+    # on fleets P may not see, and must not show in P's own support).
+    supported = supported_moves(lines[power])
+    convoys = {sea: pair for pair in sorted(supported) for sea in shortest_sea_path(*pair, None)}
     for unit in sorted(state.units.values(), key=lambda u: u.province):
         if unit.power == power or unit.province in given:
             continue
         if variant.options.espionage and unit in watched and draw(st.integers(0, 3)) == 0:
             draft.give(unit, f"{text(unit)} E {power}")  # spying on P: P hears of it
+            continue
+        target = dict(supported).get(unit.province)
+        if unit.kind == "A" and target is not None and draw(st.booleans()):
+            via = " VIA" if target in BOARD.army_targets(unit.location) and draw(st.booleans()) else ""
+            draft.give(unit, f"{text(unit)} - {target}{via}")
+            continue
+        if unit.kind == "F" and unit.province in convoys and draw(st.integers(0, 2)) > 0:
+            origin, target = convoys[unit.province]
+            draft.give(unit, f"{text(unit)} C A {origin} - {target}")
             continue
         draft.give(unit, foreign_line(draw, movement, unit, variant))
     if "R" in variant.turn_kinds(position):  # sighting: retreats (and adjustments) filed ahead
@@ -806,6 +846,41 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
             if targets and draw(st.integers(0, 1)) == 1:
                 draft.give(unit, retreat_line(unit, draw(st.sampled_from(targets))))
     return position, lines
+
+
+def own_battle(draw: st.DrawFn, draft: Draft, own: list[Unit], power: str) -> None:
+    """A battle over one of P's units that P takes part in: a foreign army moves in, another
+    of P's units supports it (MILA calls that support ``void`` when it decides the battle,
+    which hangs on every other support there), and a foreign fleet at sea supports P's unit
+    to hold, so that a unit P cannot see may cut that support."""
+    board = draft.board
+    held = [u for u in own if u.province in COASTAL]
+    if not held:
+        return
+    victim = draw(st.sampled_from(held))
+    home = victim.province
+    land = board.free(p for p in BOARD.army_targets(home) if p in LAND)
+    seas = board.free(p for p in BOARD.neighbours[home] if p in SEAS)
+    if not land or not seas:
+        return
+    mover = board.place(draw, draw(st.sampled_from(land)), draw(st.sampled_from(others(power))), kind="A",
+                        reaching=home)
+    helpers = board.free(p for p in BOARD.neighbours[home] if p in LAND)
+    helper = board.place(draw, draw(st.sampled_from(helpers)), power, kind="A", reaching=home) if helpers else None
+    guard = board.place(draw, draw(st.sampled_from(seas)), draw(st.sampled_from(others(power))), kind="F")
+    if mover is None or helper is None or guard is None:
+        return
+    draft.lines[power] = [line for line in draft.lines[power] if line.split()[1] not in (home, helper.province)]
+    draft.lines[power] += [f"{text(victim)} H", f"{text(helper)} S {text(mover)} - {home}"]
+    draft.give(mover, f"{text(mover)} - {home}")
+    draft.give(guard, f"{text(guard)} S {text(victim)}")
+    # A fleet further out that may cut the guard's support (the hidden change may order it to).
+    mine = {u.province for u in own} | {helper.province}
+    out_there = board.free(p for p in BOARD.neighbours[guard.province] if p in SEAS and p not in ball(mine, 1))
+    if out_there:
+        cutter = board.place(draw, draw(st.sampled_from(out_there)), draw(st.sampled_from(others(power, guard.power))))
+        if cutter is not None:
+            draft.give(cutter, f"{text(cutter)} H")
 
 
 def foreign_adjustment_lines(draw: st.DrawFn, variant: Variant, state: GameState, power: str) -> list[str]:
@@ -942,6 +1017,14 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
                 if target not in zone and target not in state.units and others_there:
                     jams.append(target)
     hot = [p for p in dark if p in sensitive(first, power)]
+    # Foreign supporters outside the zone whose support bears on a battle in it, and the dark
+    # units that could cut them: whether the support is cut must not show in P's own words.
+    guards = sorted({
+        line.split()[1].partition("/")[0] for other, listed in lines.items() if other != power for line in listed
+        if " S " in line and set(words_provinces(line.split(" S ", 1)[1])) & zone
+        and line.split()[1].partition("/")[0] not in zone
+    })
+    cutters = [(u, g) for u in subjects for g in guards if g in BOARD.reachable_provinces(u.kind, u.location)]
     kinds = ["add"] * 3 if dark else []
     if subjects:
         kinds += ["remove", "reorder", "reorder", "retype"] + (["move"] if dark else [])
@@ -953,7 +1036,10 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
     endgame = max(Counter(state.centers.values()).values(), default=0) >= 17
     backers = [u for u in subjects if any(" S " in line and " - " in line for line in line_of(lines, u))]
     jammed = False
-    if jams and draw(st.integers(0, 1)) == 1:  # a unit where two retreats may meet
+    cut: tuple[Unit, str] | None = None
+    if cutters and draw(st.integers(0, 1)) == 0:  # a dark unit cuts (or stops cutting) a support
+        cut, kind = draw(st.sampled_from(cutters)), "reorder"
+    elif jams and draw(st.integers(0, 1)) == 1:  # a unit where two retreats may meet
         kind, jammed = "add", True
     elif endgame and backers and draw(st.integers(0, 2)) > 0:
         # A power about to win: take the support from an attack in the dark, which decides
@@ -992,12 +1078,19 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
         unit = Unit(draw(st.sampled_from(others(power))), *kind_spot)
         changed = state.with_changes(units={**state.units, province: unit})
         line = None if province in jams and draw(st.integers(0, 2)) > 0 else new_line(changed, unit)
+        completes = completed_routes(state, watched_lines, province)
+        if unit.kind == "F" and completes and draw(st.integers(0, 2)) > 0:  # the missing fleet, convoying
+            origin, target = draw(st.sampled_from(completes))
+            line = f"{text(unit)} C A {origin} - {target}"
         second_lines = with_line(lines, unit.power, line)
         change = f"add {unit.power} {text(unit)}" + (f" ordered {line}" if line else "")
         old, places, told = None, frozenset({province}), [line] if line else []
     else:
-        old = draw(st.sampled_from(
-            deciding if deciding and draw(st.integers(0, 3)) > 0 else prefer(draw, subjects, lines, endgame)))
+        if cut is not None:
+            old = cut[0]
+        else:
+            old = draw(st.sampled_from(
+                deciding if deciding and draw(st.integers(0, 3)) > 0 else prefer(draw, subjects, lines, endgame)))
         told = line_of(lines, old)
         rest = {p: u for p, u in state.units.items() if p != old.province}
         dropped = without(lines, old.power, told)
@@ -1005,7 +1098,8 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
             unit, changed, line = None, state.with_changes(units=rest), None
         elif kind == "reorder":
             unit, changed = old, state
-            line = new_line(state, old)
+            attack = f"{text(old)} - {cut[1]}" if cut is not None else None
+            line = (None if attack in told else attack) if attack is not None else new_line(state, old)
             if line in told or (line is None and not told):  # no other order drawn: remove it
                 kind, unit, changed, line = "remove", None, state.with_changes(units=rest), None
         elif kind == "retype" and any(k != old.kind for k, _ in SPOTS[old.province]):

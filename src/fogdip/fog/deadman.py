@@ -13,7 +13,6 @@ learns comes from its Espionage and Peek-a-Sneak orders, which the variants laye
 dislodged and awaiting its retreat: its province now holds the unseen attacker.
 
 >>> from fogdip.engine import GameState, adjudicate, get_rules
-
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> seen = DeadmanRules().observe(record, "FRANCE")
@@ -83,30 +82,29 @@ class DeadmanRules(FogRules):
         before = resolution.before
         own = {unit.province: unit for unit in own_units(before, power)}
         return [
-            SeenOrder(power, blind_text(result, before, own), outcome(result, self.level))
+            SeenOrder(power, blind_text(result, before, own), outcome(result, self.level, resolution))
             for result in record_facts(resolution).orders_of(power)
         ]
 
 
-def outcome(result: OrderResult, level: ResultLevel) -> tuple[str, ...] | None:
+def outcome(result: OrderResult, level: ResultLevel, resolution: Resolution) -> tuple[str, ...] | None:
     """What the power learns of its order's outcome. At ``"success"`` a unit dislodged while
     holding failed, though the engine counts its hold as carried out: the seed's GM would
     underline it.
 
     >>> from fogdip.engine import adjudicate, get_rules
-
     >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> from fogdip.documents import state_from_document
     >>> state, _, _ = state_from_document({"phase": "S1901M", "centers": {},
     ...     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}})
     >>> record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, by_map)
     >>> held = record.result_of("BUR")
-    >>> held.outcome, outcome(held, "full"), outcome(held, "success")
+    >>> held.outcome, outcome(held, "full", record), outcome(held, "success", record)
     ('held', ('dislodged',), ('fails',))
     """
     if level == "success" and "dislodged" in result.results:
         return ("fails",)
-    return revealed_result(result, level)
+    return revealed_result(result, level, resolution)
 
 
 def blind_text(result: OrderResult, before: GameState, own: dict[str, Unit]) -> str:

@@ -12,7 +12,6 @@
   reports here follow the resolution's centres before and after.
 
 >>> from fogdip.engine import GameState, adjudicate, get_rules
-
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> record = adjudicate(GameState.initial(), {"RUSSIA": ["F SEV - BLA"], "TURKEY": ["F ANK - BLA"]}, by_map)
 >>> [n.text for n in DiplomyopiaRules().observe(record, "AUSTRIA").notices]

@@ -13,7 +13,6 @@ on its order.
 Everything here is computed from the :class:`~fogdip.engine.outcomes.Resolution` alone.
 
 >>> from fogdip.engine import GameState, adjudicate, get_rules
-
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
 >>> orders, notices = combat_vision(record, "GERMANY")
@@ -244,7 +243,7 @@ def combat_vision(resolution: Resolution, power: str) -> tuple[list[SeenOrder], 
     for province in sorted(shared):
         move = shared[province]
         if move.power != power:
-            orders.append(SeenOrder(move.power, full_text(move), tuple(w for w in fog_words(move) if w != "dislodged")))
+            orders.append(SeenOrder(move.power, full_text(move), tuple(w for w in fog_words(move, battle.resolution) if w != "dislodged")))
         if move.outcome == "bounced":
             notices.append(_stood_off(battle, power, move))
     return orders, notices

@@ -38,7 +38,7 @@ from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.observation import UNKNOWN, Notice, SeenOrder
 from fogdip.fog.rules import FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import Recent, masked_text, province_sight, record_facts, revealed_result, state_facts, union
+from fogdip.fog.sight import Recent, masked_text, province_sight, record_facts, state_facts, success_or_failure, union
 
 #: How much of an order a power sees: whether its origin and its target are shown.
 View: TypeAlias = tuple[bool, bool]
@@ -172,7 +172,7 @@ class Fog1898Rules(FogRules):
             if view is None:
                 return None
             shown = {here: view[0], _province(order.target): view[1]}
-            return SeenOrder(result.power, _masked(resolution, result, shown), revealed_result(result, "success"))
+            return SeenOrder(result.power, _masked(resolution, result, shown), success_or_failure(result))
         if not watch.during(here):
             return None
         if isinstance(order, (SupportMove, Convoy)):
@@ -274,7 +274,6 @@ def defenders(resolution: Resolution, province: str) -> int:
     a unit that is moving is void.
 
     >>> from fogdip.engine import GameState, adjudicate, get_rules
-
     >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"],
     ...     "GERMANY": ["A MUN - BUR"], "AUSTRIA": ["A VIE H", "A BUD S A VIE"]}, by_map)

@@ -12,7 +12,6 @@ The seed's sample round, Spring 1901 (its order list says F Kie-Den, its adjudic
 rest of the round F Kie-Hol, which is followed here):
 
 >>> from fogdip.engine import GameState, adjudicate, get_rules
-
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> spring = adjudicate(GameState.initial(), {
 ...     "GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"],
@@ -52,7 +51,7 @@ from fogdip.fog.sight import (
     own_units,
     province_sight,
     record_facts,
-    revealed_result,
+    success_or_failure,
     seen_unit,
     state_facts,
     unit_sight,
@@ -212,12 +211,12 @@ class FogOfWarRules(FogRules):
         assert unit is not None
         if kind == "R":
             if isinstance(order, Retreat) and result.legal:
-                return SeenOrder(result.power, full_text(result), revealed_result(result, "success"))
+                return SeenOrder(result.power, full_text(result), success_or_failure(result))
             return SeenOrder(result.power, f"{unit} D", ())
         if not result.legal:
             return SeenOrder(result.power, f"{unit} H", None)
         if isinstance(order, Move):
-            return SeenOrder(result.power, full_text(result), revealed_result(result, "success"))
+            return SeenOrder(result.power, full_text(result), success_or_failure(result))
         return SeenOrder(result.power, full_text(result), None)
 
     def revealed_units(self, resolution: Resolution, power: str, visible: frozenset[str]) -> list[SeenUnit]:

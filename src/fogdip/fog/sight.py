@@ -119,8 +119,9 @@ class RecordFacts:
         """Each power's orders as it sees them under fog: full text, and the result words of
         :func:`fog_words`."""
         out: dict[str, list[SeenOrder]] = {}
-        for result, text in zip(self.resolution.orders, self.full_texts):
-            out.setdefault(result.power, []).append(SeenOrder(result.power, text, fog_words(result)))
+        resolution = self.resolution
+        for result, text in zip(resolution.orders, self.full_texts):
+            out.setdefault(result.power, []).append(SeenOrder(result.power, text, fog_words(result, resolution)))
         return {power: tuple(orders) for power, orders in out.items()}
 
     @cached_property
@@ -235,13 +236,18 @@ def seen_unit(unit: Unit, dislodged: bool = False, *, owner: bool = True, kind: 
     )
 
 
-def revealed_result(result: OrderResult, level: ResultLevel) -> tuple[str, ...] | None:
-    """The outcome a power learns: result words (:func:`fog_words`), ``()``/``("fails",)``,
-    or ``None``."""
+def revealed_result(result: OrderResult, level: ResultLevel, resolution: Resolution) -> tuple[str, ...] | None:
+    """The outcome a power learns of an order of ``resolution``: result words
+    (:func:`fog_words`), ``()``/``("fails",)``, or ``None``."""
     if level == "none":
         return None
     if level == "full":
-        return fog_words(result)
+        return fog_words(result, resolution)
+    return success_or_failure(result)
+
+
+def success_or_failure(result: OrderResult) -> tuple[str, ...]:
+    """Only whether an order succeeded: ``()``, or ``("fails",)``."""
     return () if result.succeeded else ("fails",)
 
 
@@ -262,21 +268,36 @@ def needs_convoy(board: Map, kind: str | None, location: str, target: str) -> bo
     )
 
 
-def fog_words(result: OrderResult) -> tuple[str, ...]:
+def fog_words(result: OrderResult, resolution: Resolution) -> tuple[str, ...]:
     """The result words a power is shown under fog: the engine's (MILA's), except where they
-    tell a convoy that was disrupted (a convoying fleet dislodged, or a paradox) from one that
-    never was: which of the two it was would tell of fleets the power may not see, and of
-    what happened to them. The engine already writes ``no convoy`` for the army either way; a
-    support of such an army reads ``void``, and a fleet whose convoy did not carry its army
-    ``no convoy``, ``void``, as when no chain was ever formed."""
+    depend on units the power may not see beyond what its order touched.
+
+    * A support that was given and not cut reads ``[]`` however the supported move went (by
+      land or by convoy, carried, disrupted or never formed: all a matter of fleets the power
+      may not see), and ``void`` where the move was against one of the power's own units that
+      stayed put: MILA voids such a support only when it would have decided the battle, which
+      depends on every other support and cut there. A support the supported unit did not
+      answer, or that was cut, keeps its word.
+    * A fleet whose convoy did not carry its army reads ``no convoy``, ``void``, whether the
+      chain was disrupted or never formed. (The army reads ``no convoy`` either way.)
+    """
     words = result.results
-    if "no convoy" not in words:
-        return words
-    if isinstance(result.order, SupportMove):
-        return tuple("void" if word == "no convoy" else word for word in words)
-    if isinstance(result.order, Convoy) and "void" not in words:
+    order = result.order
+    if isinstance(order, SupportMove) and result.outcome == "supported":
+        dislodged = ("dislodged",) if "dislodged" in words else ()
+        return (("void",) if _against_own_staying(result, resolution) else ()) + dislodged
+    if isinstance(order, Convoy) and words[:1] == ("no convoy",) and "void" not in words:
         return ("no convoy", "void") + tuple(w for w in words if w == "dislodged")
     return words
+
+
+def _against_own_staying(result: OrderResult, resolution: Resolution) -> bool:
+    """Whether a support of a move is into a province one of the supporter's own units held,
+    and still holds after the moves (it did not leave): all the power's own knowledge."""
+    assert isinstance(result.order, SupportMove)
+    target = resolution.before.board.province_of(result.order.target)
+    occupant = resolution.before.units.get(target)
+    return occupant is not None and occupant.power == result.power and target not in resolution.moves
 
 
 def full_text(result: OrderResult) -> str:
@@ -327,10 +348,6 @@ def _text(result: OrderResult, known: Callable[[str], bool] | None) -> str:
     if isinstance(order, Build):
         return f"{unit.kind} {unit.location} B"
     return f"{head} {order}"  # pragma: no cover - every engine order is handled above
-
-
-def seen_order(result: OrderResult, known: Callable[[str], bool], level: ResultLevel, *, owner: bool = True) -> SeenOrder:
-    return SeenOrder(result.power if owner else None, masked_text(result, known), revealed_result(result, level))
 
 
 def order_provinces(result: OrderResult) -> list[str]:

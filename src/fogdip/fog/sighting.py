@@ -172,7 +172,6 @@ class SightingRules(FogRules):
     """Sight by legal single moves, no foreign orders, own centres only.
 
     >>> from fogdip.engine import GameState, adjudicate, get_rules
-
     >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
     >>> seen = SightingRules().observe(record, "FRANCE")

@@ -8,7 +8,6 @@ what espionage reveals are in :mod:`fogdip.variants.espionage`; the rules as imp
 with every reading chosen, are in ``docs/variants/deadman.md``.
 
 >>> from fogdip.engine import GameState, Phase, adjudicate, get_rules
-
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> from fogdip.variants.options import compose
 >>> options = compose("standard", espionage=True, peek=True, disband_in_movement=True, fog="deadman")
