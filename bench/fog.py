@@ -20,13 +20,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from micro import thirty_four_units  # noqa: E402
+from fogdip.bots.random_bot import random_orders
+from fogdip.engine.judge import adjudicate
+from fogdip.engine.outcomes import Resolution
+from fogdip.engine.rules import get_rules
+from fogdip.fog import FOG_RULES, get_fog_rules
 
-from fogdip.bots.random_bot import random_orders  # noqa: E402
-from fogdip.engine.judge import adjudicate  # noqa: E402
-from fogdip.engine.outcomes import Resolution  # noqa: E402
-from fogdip.engine.rules import get_rules  # noqa: E402
-from fogdip.fog import FOG_RULES, get_fog_rules  # noqa: E402
+from micro import thirty_four_units
 
 
 def main() -> None:
@@ -40,8 +40,10 @@ def main() -> None:
     orders = random_orders(state, rules, random.Random(7))
     record = adjudicate(state, orders, rules)
     powers = state.powers
-    print(f"position: {len(state.units)} units, {sum(1 for r in record.orders if r.outcome != 'moved')} orders not moving, "
-          f"{len(record.dislodged)} dislodged; {args.repeat} repeats")
+    print(
+        f"position: {len(state.units)} units, {sum(1 for r in record.orders if r.outcome != 'moved')} orders not moving, "
+        f"{len(record.dislodged)} dislodged; {args.repeat} repeats"
+    )
     for name in sorted(FOG_RULES):
         fog = get_fog_rules(name)
 

@@ -72,9 +72,19 @@ def words(values: Iterable[object]) -> list[str]:
 # =================================================================================================
 
 #: The constants test_datc.py imports from diplomacy.utils.order_results, as words.
-CONSTANTS = {"OK": "", "NO_CONVOY": "no convoy", "BOUNCE": "bounce", "VOID": "void", "CUT": "cut",
-             "DISLODGED": "dislodged", "DISRUPTED": "disrupted", "DISBAND": "disband", "None": None,
-             "True": True, "False": False}
+CONSTANTS = {
+    "OK": "",
+    "NO_CONVOY": "no convoy",
+    "BOUNCE": "bounce",
+    "VOID": "void",
+    "CUT": "cut",
+    "DISLODGED": "dislodged",
+    "DISRUPTED": "disrupted",
+    "DISBAND": "disband",
+    "None": None,
+    "True": True,
+    "False": False,
+}
 
 
 @dataclass
@@ -342,7 +352,7 @@ class Interpreter:
             check = Check(self.case, node.lineno, unit, value, phase, ast.unparse(test))
             try:
                 passed = bool(self.driver.call("check_results", [unit, value], dict(kwargs)))
-            except Exception as exc:  # noqa: BLE001 - a crash is a failed check, reported
+            except Exception as exc:
                 self.checks.append((check, CheckOutcome(False, None, f"error: {exc}")))
                 return
             note, resolution, rejected = "", None, []
@@ -355,7 +365,7 @@ class Interpreter:
             return
         try:
             passed = bool(self.expr(test))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             passed = False
             self.positions.append((node.lineno, f"{ast.unparse(test)} (error: {exc})", passed))
             return
@@ -445,7 +455,7 @@ def run_datc(rule_sets: list[str]) -> DatcRun:
             interpreter = Interpreter(driver, case)
             try:
                 interpreter.run(function.body)
-            except Exception as exc:  # noqa: BLE001 - reported with the case
+            except Exception as exc:
                 interpreter.positions.append((0, f"test stopped: {exc!r}", False))
             for check, outcome in interpreter.checks:
                 key = (case, check.line)
@@ -490,8 +500,8 @@ def fogdip_datc_expectation(case: str, edition: str = "2000") -> dict[str, str |
 #: where the category alone does not say it.
 DATC_REASONS: dict[str, str] = {
     "6.B.9": "MILA drops the coast of a support's destination, so Portugal's support to SPA/NC counts for the move "
-             "to SPA/SC and the Italian move bounces; DATC 4.B.4 (both editions) makes the support fail, so "
-             "fogdip gives the support void and F WES moves. fogdip is right; the MILA test encodes MILA's rule.",
+    "to SPA/SC and the Italian move bounces; DATC 4.B.4 (both editions) makes the support fail, so "
+    "fogdip gives the support void and F WES moves. fogdip is right; the MILA test encodes MILA's rule.",
 }
 
 #: Category of the differences the classifier cannot place by the words alone.
@@ -501,12 +511,14 @@ DATC_CATEGORY: dict[str, str] = {"6.B.9": "support-coast"}
 def report_datc(run: DatcRun, rule_sets: list[str], primary: str) -> list[str]:
     lines = ["", "=" * 100, "1. MILA's DATC test expectations (diplomacy/tests/test_datc.py)", "=" * 100]
     mila_passed = sum(1 for _, o in run.mila.values() if o.passed)
-    lines.append(f"cases parsed: {run.cases}; check_results assertions: {len(run.mila)}; "
-                 f"MILA itself passes {mila_passed}")
+    lines.append(
+        f"cases parsed: {run.cases}; check_results assertions: {len(run.mila)}; MILA itself passes {mila_passed}"
+    )
     failing_in_mila = [(c, o) for c, o in run.mila.values() if not o.passed]
     for check, outcome in failing_in_mila:
-        lines.append(f"  MILA fails its own check: {check.case} line {check.line}: {check.text} "
-                     f"(MILA words {outcome.words})")
+        lines.append(
+            f"  MILA fails its own check: {check.case} line {check.line}: {check.text} (MILA words {outcome.words})"
+        )
     summary = []
     for label in rule_sets:
         results = run.fogdip[label]
@@ -516,12 +528,16 @@ def report_datc(run: DatcRun, rule_sets: list[str], primary: str) -> list[str]:
         mila_positions = run.positions["MILA"]
         pos_checked = [k for k, ok in mila_positions.items() if ok]
         pos_agree = sum(1 for k in pos_checked if positions.get(k))
-        summary.append(f"  rules {label:14}: {checked} assertions (those MILA passes), {agree} agree, "
-                       f"{checked - agree} differ; position assertions {len(pos_checked)}, {pos_agree} agree")
+        summary.append(
+            f"  rules {label:14}: {checked} assertions (those MILA passes), {agree} agree, "
+            f"{checked - agree} differ; position assertions {len(pos_checked)}, {pos_agree} agree"
+        )
     lines.extend(summary)
     lines.append("")
-    lines.append(f"Differences under rules {primary} (case: orders; unit [phase]: MILA's expectation, MILA's words, "
-                 "fogdip's words; category):")
+    lines.append(
+        f"Differences under rules {primary} (case: orders; unit [phase]: MILA's expectation, MILA's words, "
+        "fogdip's words; category):"
+    )
     results = run.fogdip[primary]
     by_case: dict[str, list[str]] = defaultdict(list)
     tags: dict[str, set[str]] = defaultdict(set)
@@ -531,16 +547,26 @@ def report_datc(run: DatcRun, rule_sets: list[str], primary: str) -> list[str]:
             continue
         found = results.get(key)
         if found is None:
-            by_case[check.case].append(f"{check.unit}: expected {_show(check.value)} in phase {check.phase}: "
-                                       "fogdip never reached this check (its phase differs)")
+            by_case[check.case].append(
+                f"{check.unit}: expected {_show(check.value)} in phase {check.phase}: "
+                "fogdip never reached this check (its phase differs)"
+            )
             per_category["phase-not-reached"] += 1
             continue
         _, outcome = found
         if outcome.passed:
             continue
         mine = [r for r in outcome.resolution.orders if unit_key(r) == check.unit] if outcome.resolution else []
-        category, detail = classify(check.phase, check.unit, mine, outcome.resolution, mila_outcome.words or [],
-                                    outcome.words or [], True, outcome.rejected)
+        category, detail = classify(
+            check.phase,
+            check.unit,
+            mine,
+            outcome.resolution,
+            mila_outcome.words or [],
+            outcome.words or [],
+            True,
+            outcome.rejected,
+        )
         if category == "other" and check.case in DATC_CATEGORY:
             category, detail = DATC_CATEGORY[check.case], ""
         per_category[category] += 1
@@ -548,7 +574,8 @@ def report_datc(run: DatcRun, rule_sets: list[str], primary: str) -> list[str]:
         by_case[check.case].append(
             f"{check.unit} [{check.phase}]: expects {_show(check.value)}; MILA {outcome_words(mila_outcome)}, "
             f"fogdip {outcome_words(outcome)}{' ' + outcome.note if outcome.note else ''}; "
-            f"[{category}{': ' + detail if detail else ''}]")
+            f"[{category}{': ' + detail if detail else ''}]"
+        )
     for case in sorted(by_case, key=lambda c: _case_key((c, 0))):
         lines.append(f"- {case}: {'; '.join(run.orders.get(case, []))}")
         for item in by_case[case]:
@@ -568,28 +595,44 @@ def report_datc(run: DatcRun, rule_sets: list[str], primary: str) -> list[str]:
     mila_positions = run.positions["MILA"]
     wrong = sorted((k for k, ok in mila_positions.items() if ok and not run.positions[primary].get(k)), key=_case_key)
     if wrong:
-        lines.append(f"position assertions (owner_name, check_dislodged) MILA passes and fogdip ({primary}) does not: "
-                     + ", ".join(f"{case} line {line}" for case, line in wrong))
+        lines.append(
+            f"position assertions (owner_name, check_dislodged) MILA passes and fogdip ({primary}) does not: "
+            + ", ".join(f"{case} line {line}" for case, line in wrong)
+        )
     # Differences between rule sets, for the record.
     for label in rule_sets:
         if label == primary:
             continue
         other = run.fogdip[label]
-        changed = [key for key in run.mila if run.mila[key][1].passed and key in other and key in results
-                   and other[key][1].passed != results[key][1].passed]
+        changed = [
+            key
+            for key in run.mila
+            if run.mila[key][1].passed
+            and key in other
+            and key in results
+            and other[key][1].passed != results[key][1].passed
+        ]
         if changed:
-            lines.append(f"rules {label} vs {primary}: {len(changed)} assertions change: " + ", ".join(
-                f"{k[0]} {run.mila[k][0].unit} ({'passes' if other[k][1].passed else 'fails'} under {label})"
-                for k in sorted(changed, key=_case_key)))
-        failing = sorted({k[0] for k, ok in run.positions["MILA"].items() if ok and not run.positions[label].get(k)},
-                         key=lambda c: _case_key((c, 0)))
+            lines.append(
+                f"rules {label} vs {primary}: {len(changed)} assertions change: "
+                + ", ".join(
+                    f"{k[0]} {run.mila[k][0].unit} ({'passes' if other[k][1].passed else 'fails'} under {label})"
+                    for k in sorted(changed, key=_case_key)
+                )
+            )
+        failing = sorted(
+            {k[0] for k, ok in run.positions["MILA"].items() if ok and not run.positions[label].get(k)},
+            key=lambda c: _case_key((c, 0)),
+        )
         if failing:
             lines.append(f"rules {label}: position assertions fail in cases {', '.join(failing)}")
     agree = sum(1 for key, (_, o) in results.items() if key in run.mila and run.mila[key][1].passed and o.passed)
     checked = sum(1 for key in run.mila if run.mila[key][1].passed)
     lines.append("")
-    lines.append(f"DATC expectations: {checked} assertions, {agree} agree, {checked - agree} differ "
-                 f"(rules {primary}; {run.cases} cases parsed, {len(run.mila)} check_results assertions)")
+    lines.append(
+        f"DATC expectations: {checked} assertions, {agree} agree, {checked - agree} differ "
+        f"(rules {primary}; {run.cases} cases parsed, {len(run.mila)} check_results assertions)"
+    )
     return lines
 
 
@@ -611,6 +654,7 @@ def outcome_words(outcome: CheckOutcome) -> str:
 # =================================================================================================
 # 2 and 3. Whole games: MILA's words against fogdip's, unit by unit
 # =================================================================================================
+
 
 @dataclass
 class UnitDiff:
@@ -688,8 +732,13 @@ def _provinces(order: Any) -> list[str]:
 
 
 def compare_phase(
-    source: str, phase: str, mila_results: Mapping[str, Iterable[Any]], resolution: Resolution,
-    tally: GameTally, mila_accepted: set[str] | None = None, skip: Callable[[str], bool] | None = None,
+    source: str,
+    phase: str,
+    mila_results: Mapping[str, Iterable[Any]],
+    resolution: Resolution,
+    tally: GameTally,
+    mila_accepted: set[str] | None = None,
+    skip: Callable[[str], bool] | None = None,
     live: Mapping[str, Iterable[Any]] | None = None,
 ) -> None:
     ours = fogdip_words(resolution)
@@ -711,26 +760,33 @@ def compare_phase(
             tally.agree += 1  # a unit MILA does not list, with nothing to say in fogdip either
             continue
         first = results[0] if results else None
-        tally.diffs.append(UnitDiff(
-            source=source, phase=phase, unit=unit,
-            power=first.power if first else "?",
-            order=" / ".join(r.text or "(no order)" for r in results),
-            kind=first.order.kind if first else "none",
-            outcome=",".join(r.outcome for r in results) or "none",
-            mila=["(absent)"] if their is None else their, fogdip=mine,
-            context=_context(resolution, first),
-            mila_accepted=mila_accepted is None or unit in mila_accepted or not results
-            or all(r.defaulted for r in results),
-            resolution=resolution, results=results,
-            live=None if live is None else words(live.get(unit, [])),
-        ))
+        tally.diffs.append(
+            UnitDiff(
+                source=source,
+                phase=phase,
+                unit=unit,
+                power=first.power if first else "?",
+                order=" / ".join(r.text or "(no order)" for r in results),
+                kind=first.order.kind if first else "none",
+                outcome=",".join(r.outcome for r in results) or "none",
+                mila=["(absent)"] if their is None else their,
+                fogdip=mine,
+                context=_context(resolution, first),
+                mila_accepted=mila_accepted is None
+                or unit in mila_accepted
+                or not results
+                or all(r.defaulted for r in results),
+                resolution=resolution,
+                results=results,
+                live=None if live is None else words(live.get(unit, [])),
+            )
+        )
 
 
 def mila_state(doc: Mapping[str, Any]) -> dict[str, Any]:
     """A fogdip phase document as the state MILA's set_state reads (homes left out: the
     records' homes mean "home centres still owned", see docs/mila-notes.md 6.2)."""
-    return {"name": doc["phase"], "units": doc["units"], "retreats": doc.get("retreats", {}),
-            "centers": doc["centers"]}
+    return {"name": doc["phase"], "units": doc["units"], "retreats": doc.get("retreats", {}), "centers": doc["centers"]}
 
 
 def mila_adjudicate(
@@ -772,13 +828,16 @@ def run_real_games(rules: Rules, limit: int | None = None) -> GameTally:
             tally.phases += 1
             try:
                 theirs, accepted, _ = mila_adjudicate(doc)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 tally.errors.append(f"{path.stem} {doc['phase']}: MILA failed: {exc!r}")
                 continue
             if doc["phase"].endswith("R"):
                 bare, _, _ = mila_adjudicate(doc, restore_dislodged=False)
-                unrestored += sum(1 for unit, values in theirs.items()
-                                  if "disband" in words(values) and "disband" not in words(bare.get(unit, [])))
+                unrestored += sum(
+                    1
+                    for unit, values in theirs.items()
+                    if "disband" in words(values) and "disband" not in words(bare.get(unit, []))
+                )
             state, _, orders = state_from_document(doc)
             resolution = adjudicate(state, orders, rules)
             compare_phase(path.stem.split("_")[1], doc["phase"], theirs, resolution, tally, accepted)
@@ -810,6 +869,7 @@ def run_sample_games(rules: Rules) -> GameTally:
 # =================================================================================================
 # Categories of differences, with the conditions under which MILA gives its word
 # =================================================================================================
+
 
 @dataclass(frozen=True)
 class Category:
@@ -939,9 +999,17 @@ CATEGORIES: dict[str, Category] = {
 }
 
 
-def classify(phase_kind: str, unit: str, results: list[Any], resolution: Any, mila: list[str],
-             mine: list[str], mila_accepted: bool = True, rejected: Iterable[str] = (),
-             live: list[str] | None = None) -> tuple[str, str]:
+def classify(
+    phase_kind: str,
+    unit: str,
+    results: list[Any],
+    resolution: Any,
+    mila: list[str],
+    mine: list[str],
+    mila_accepted: bool = True,
+    rejected: Iterable[str] = (),
+    live: list[str] | None = None,
+) -> tuple[str, str]:
     """The category of one difference, and a detail (sub-case) for the report. ``live`` is
     what MILA 1.1.2 gives when it re-adjudicates a recorded phase itself."""
     first = results[0] if results else None
@@ -999,8 +1067,11 @@ def _self_dislodge_case(result: Any, resolution: Any) -> str:
     if mover is None or occupant is None:
         return "?"
     occupant_result = resolution.result_of(target)
-    swap = (occupant_result is not None and isinstance(occupant_result.order, Move)
-            and board.province_of(occupant_result.order.target) == source)
+    swap = (
+        occupant_result is not None
+        and isinstance(occupant_result.order, Move)
+        and board.province_of(occupant_result.order.target) == source
+    )
     if swap:
         case = "(a) head-to-head"
     elif source in resolution.moves:
@@ -1008,8 +1079,9 @@ def _self_dislodge_case(result: Any, resolution: Any) -> str:
     else:
         case = "(b) move bounced"
     own = "own move" if mover.power == result.power else "another power's move"
-    return f"{case}, {own}" + (", occupant's move failed" if occupant_result and occupant_result.outcome == "bounced"
-                               and not swap else "")
+    return f"{case}, {own}" + (
+        ", occupant's move failed" if occupant_result and occupant_result.outcome == "bounced" and not swap else ""
+    )
 
 
 def _convoy_case(result: Any, resolution: Any) -> str:
@@ -1039,8 +1111,9 @@ def _adjacent_convoy(result: Any, resolution: Any) -> bool:
         if isinstance(order, Move) and other.unit is not None and other.unit.kind == "A" and not order.via_convoy:
             target = board.province_of(order.target)
             if target in board.army_adjacency.get(other.unit.province, ()) and any(
-                    isinstance(c.order, Convoy) and board.province_of(c.order.army.location) == other.unit.province
-                    for c in resolution.orders):
+                isinstance(c.order, Convoy) and board.province_of(c.order.army.location) == other.unit.province
+                for c in resolution.orders
+            ):
                 if result is other or result.unit is None:
                     return True
                 if board.province_of(result.unit.location) in (target, other.unit.province):
@@ -1053,14 +1126,24 @@ def _adjacent_convoy(result: Any, resolution: Any) -> bool:
 
 def report_games(title: str, tally: GameTally, examples: int) -> list[str]:
     lines = ["", "=" * 100, title, "=" * 100]
-    lines.append(f"phases {tally.phases}, units compared {tally.units}, agree {tally.agree}, differ {tally.differ}"
-                 f" (of the agreeing, {tally.order_only} list the same words in another order)")
+    lines.append(
+        f"phases {tally.phases}, units compared {tally.units}, agree {tally.agree}, differ {tally.differ}"
+        f" (of the agreeing, {tally.order_only} list the same words in another order)"
+    )
     lines.extend(f"  {note}" for note in tally.notes)
     lines.extend(f"  error: {e}" for e in tally.errors)
     groups: dict[str, dict[str, list[UnitDiff]]] = defaultdict(lambda: defaultdict(list))
     for diff in tally.diffs:
-        category, detail = classify(diff.phase[-1], diff.unit, diff.results, diff.resolution, diff.mila, diff.fogdip,
-                                    diff.mila_accepted, live=diff.live)
+        category, detail = classify(
+            diff.phase[-1],
+            diff.unit,
+            diff.results,
+            diff.resolution,
+            diff.mila,
+            diff.fogdip,
+            diff.mila_accepted,
+            live=diff.live,
+        )
         groups[category][detail].append(diff)
     order = list(CATEGORIES)
     for category in sorted(groups, key=lambda c: (-sum(len(v) for v in groups[c].values()), order.index(c))):
@@ -1073,17 +1156,20 @@ def report_games(title: str, tally: GameTally, examples: int) -> list[str]:
             shown = ", ".join(f"{w} x{n}" for w, n in words.most_common())
             lines.append(f"    {len(items):4} x {detail or 'all'}: {shown}")
             for diff in items[:examples]:
-                lines.append(f"           e.g. {diff.source} {diff.phase} {diff.power[:3]} {diff.order or diff.unit}"
-                             + (f" | {'; '.join(diff.context)}" if diff.context else ""))
+                lines.append(
+                    f"           e.g. {diff.source} {diff.phase} {diff.power[:3]} {diff.order or diff.unit}"
+                    + (f" | {'; '.join(diff.context)}" if diff.context else "")
+                )
     return lines
-
-
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--editions", default="2000,2000-explicit,2023",
-                        help="fogdip rule sets tried on the DATC expectations (first is the one detailed)")
+    parser.add_argument(
+        "--editions",
+        default="2000,2000-explicit,2023",
+        help="fogdip rule sets tried on the DATC expectations (first is the one detailed)",
+    )
     parser.add_argument("--examples", type=int, default=2, help="examples shown per category")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: datc,games,samples")
     args = parser.parse_args(argv)
@@ -1101,19 +1187,24 @@ def main(argv: list[str] | None = None) -> int:
         tally.notes.append(
             f"fogdip rules: edition 2000 (MILA's engine). With adjacent_convoy_intent='explicit' (the records' rule) "
             f"{explicit.differ} units differ ({explicit.differ - tally.differ:+d}): the records' C3 phase, "
-            "game_443777 F1907M, where MILA convoys A CON - BUL by its own F AEG and the records do not.")
-        lines = report_games("2. The 40 real games (tests/data/games), MILA re-adjudicating each phase", tally,
-                             args.examples)
+            "game_443777 F1907M, where MILA convoys A CON - BUL by its own F AEG and the records do not."
+        )
+        lines = report_games(
+            "2. The 40 real games (tests/data/games), MILA re-adjudicating each phase", tally, args.examples
+        )
         print("\n".join(lines))
-        totals.append(f"real games: phases {tally.phases}, units {tally.units}, agree {tally.agree}, "
-                      f"differ {tally.differ}")
+        totals.append(
+            f"real games: phases {tally.phases}, units {tally.units}, agree {tally.agree}, differ {tally.differ}"
+        )
     if "samples" not in skip:
         tally = run_sample_games(get_rules("2000"))
-        lines = report_games("3. MILA's sample games (diplomacy/tests/network/{1,2,3}.json), recorded results",
-                             tally, args.examples)
+        lines = report_games(
+            "3. MILA's sample games (diplomacy/tests/network/{1,2,3}.json), recorded results", tally, args.examples
+        )
         print("\n".join(lines))
-        totals.append(f"sample games: phases {tally.phases}, units {tally.units}, agree {tally.agree}, "
-                      f"differ {tally.differ}")
+        totals.append(
+            f"sample games: phases {tally.phases}, units {tally.units}, agree {tally.agree}, differ {tally.differ}"
+        )
     print()
     print("=" * 100)
     print("Categories: when MILA gives its word, and what fogdip does")

@@ -19,7 +19,7 @@ from fogdip.bots.random_bot import play_random_game
 from fogdip.engine.rules import get_rules
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mila_loop import run_mila  # noqa: E402
+from mila_loop import run_mila
 
 
 def run_fogdip(seed: int, games: int, max_phases: int = 100, edition: str = "2000") -> tuple[int, float]:

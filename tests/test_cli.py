@@ -54,12 +54,17 @@ def subprocess_env() -> dict[str, str]:
 
 def fogdip(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "fogdip", *args], input=input, capture_output=True, text=True,
-        env=subprocess_env(), timeout=120,
+        [sys.executable, "-m", "fogdip", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
     )
 
 
 # --- adjudicate --------------------------------------------------------------------------------
+
 
 def test_adjudicate_file(tmp_path: Path) -> None:
     path = tmp_path / "phase.json"
@@ -136,6 +141,7 @@ def test_jsonl_keeps_going_after_a_bad_line() -> None:
 
 # --- replay ------------------------------------------------------------------------------------
 
+
 def test_replay_matching_game() -> None:
     result = run("replay", str(SAMPLE))
     assert result.exit_code == 0
@@ -175,13 +181,16 @@ def test_replay_rule_options() -> None:
     assert "civil disorder owned-distance" in run("replay", "-q", "--rules", "2023", str(game)).stdout
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["replay", "/no/such/game.json"], "No such file"),
-    (["replay", "--rules", "1999", str(SAMPLE)], "unknown rule edition '1999'"),
-    (["replay", "--convoy-intent", "sometimes", str(SAMPLE)], "--convoy-intent must be one of"),
-    (["random-game", "--seed", "1", "--format", "xml"], "--format must be one of mila, fogdip"),
-    (["random-game", "--seed", "1", "--rules", "1971"], "unknown rule edition '1971'"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["replay", "/no/such/game.json"], "No such file"),
+        (["replay", "--rules", "1999", str(SAMPLE)], "unknown rule edition '1999'"),
+        (["replay", "--convoy-intent", "sometimes", str(SAMPLE)], "--convoy-intent must be one of"),
+        (["random-game", "--seed", "1", "--format", "xml"], "--format must be one of mila, fogdip"),
+        (["random-game", "--seed", "1", "--rules", "1971"], "unknown rule edition '1971'"),
+    ],
+)
 def test_bad_options(args: list[str], expected: str) -> None:
     result = run(*args)
     assert result.exit_code == 2
@@ -197,6 +206,7 @@ def test_replay_bad_game_file(tmp_path: Path) -> None:
 
 
 # --- random-game -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fmt", ["mila", "fogdip"])
 def test_random_game_replays_cleanly(tmp_path: Path, fmt: str) -> None:
@@ -237,8 +247,11 @@ USAGE_ERRORS = [
     ("unknown option", ["random-game", "--seed", "1", "--bogus"], "no such option: --bogus"),
     ("not a number", ["random-game", "--seed", "x"], "invalid value for '--seed'"),
     ("out of range", ["random-game", "--seed", "1", "--max-phases", "0"], "invalid value for '--max-phases'"),
-    ("option without value", ["random-game", "--seed"],
-     "option '--seed' requires an argument; see 'fogdip random-game --help'"),
+    (
+        "option without value",
+        ["random-game", "--seed"],
+        "option '--seed' requires an argument; see 'fogdip random-game --help'",
+    ),
     ("missing argument", ["replay"], "missing argument 'GAME'; see 'fogdip replay --help'"),
     ("extra argument", ["adjudicate", "a.json", "b.json"], "unexpected extra argument"),
     ("unknown command", ["frobnicate"], "no such command 'frobnicate'; see 'fogdip --help'"),
@@ -272,12 +285,20 @@ def test_help_still_exits_0_and_bare_command_shows_help() -> None:
 
 # --- demo, version, help -----------------------------------------------------------------------
 
+
 def test_demo() -> None:
     result = run("demo")
     assert result.exit_code == 0
     text = result.stdout
-    for expected in ("A PAR - BUR", "bounce", "A YOR - NWY", "F NTH C A YOR - NWY", "A MAR S A PAR - BUR",
-                     "Winter 1901 adjustments", "rejected"):
+    for expected in (
+        "A PAR - BUR",
+        "bounce",
+        "A YOR - NWY",
+        "F NTH C A YOR - NWY",
+        "A MAR S A PAR - BUR",
+        "Winter 1901 adjustments",
+        "rejected",
+    ):
         assert expected in text
 
 
@@ -305,6 +326,7 @@ def test_help(command: str) -> None:
 
 # --- a real process ----------------------------------------------------------------------------
 
+
 def test_subprocess_adjudicate_and_errors() -> None:
     good = fogdip("adjudicate", "-", input=json.dumps(GOOD))
     assert good.returncode == 0, good.stderr
@@ -318,8 +340,12 @@ def test_subprocess_adjudicate_and_errors() -> None:
 
 def test_subprocess_jsonl_flushes_each_result() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "fogdip", "adjudicate", "--jsonl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=subprocess_env(),
+        [sys.executable, "-m", "fogdip", "adjudicate", "--jsonl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=subprocess_env(),
     )
     assert process.stdin is not None and process.stdout is not None
     try:

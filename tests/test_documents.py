@@ -19,12 +19,12 @@ from fogdip.documents import (
     state_from_document,
 )
 from fogdip.engine.errors import InvalidPosition
-from fogdip.play import adjudicate_document
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import standard_map
 from fogdip.engine.rules import get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
+from fogdip.play import adjudicate_document
 
 START_CENTERS = document_from_state(GameState.initial())["centers"]
 
@@ -44,16 +44,21 @@ def _without_attackers(state: GameState) -> GameState:
 
 # --- reading -----------------------------------------------------------------------------------
 
+
 def test_reads_a_full_document() -> None:
-    state, rules, orders = state_from_document({
-        "variant": "standard", "rules": "2000", "phase": "f1902r",
-        "units": {"england": ["F NTH", "A LVP", "*F LON"], "FRANCE": ["F LON", "F STP/NC"]},
-        "retreats": {"ENGLAND": {"F LON": ["YOR", "WAL"]}},
-        "centers": {"ENGLAND": ["LVP", "EDI"], "FRANCE": ["LON"]},
-        "homes": {"FRANCE": ["PAR"]},
-        "orders": {"ENGLAND": ["F LON R YOR"]},
-        "comment": "unknown keys are allowed",
-    })
+    state, rules, orders = state_from_document(
+        {
+            "variant": "standard",
+            "rules": "2000",
+            "phase": "f1902r",
+            "units": {"england": ["F NTH", "A LVP", "*F LON"], "FRANCE": ["F LON", "F STP/NC"]},
+            "retreats": {"ENGLAND": {"F LON": ["YOR", "WAL"]}},
+            "centers": {"ENGLAND": ["LVP", "EDI"], "FRANCE": ["LON"]},
+            "homes": {"FRANCE": ["PAR"]},
+            "orders": {"ENGLAND": ["F LON R YOR"]},
+            "comment": "unknown keys are allowed",
+        }
+    )
     assert state.phase == Phase("F", 1902, "R")
     assert rules == get_rules("2000")
     assert state.units["LON"] == Unit("FRANCE", "F", "LON")
@@ -93,7 +98,11 @@ BAD_DOCUMENTS = [
     ("no phase", {"units": {}, "centers": {}}, '"phase"'),
     ("no units", {"phase": "S1901M", "centers": {}}, '"units"'),
     ("no centres", {"phase": "S1901M", "units": {}}, '"centers"'),
-    ("unknown variant", doc(variant="chaos"), "known variants are deadman, diplomyopia, fog-1898, fog-of-war, sighting, standard"),
+    (
+        "unknown variant",
+        doc(variant="chaos"),
+        "known variants are deadman, diplomyopia, fog-1898, fog-of-war, sighting, standard",
+    ),
     ("variant not a string", doc(variant=["standard"]), '"variant" must be a string'),
     ("unknown edition", doc(rules="1971"), "use one of 2000, 2023"),
     ("edition as a number", doc(rules=2023), '"rules" must be an edition name'),
@@ -119,14 +128,23 @@ BAD_DOCUMENTS = [
     ("army on a coast", doc(units={"RUSSIA": ["A STP/NC"]}), "write A STP"),
     ("unknown coast", doc(units={"FRANCE": ["F SPA/EC"]}), "no coast 'EC'"),
     ("two units in one province", doc(units={"FRANCE": ["A PAR"], "GERMANY": ["A PAR"]}), "two units in Paris"),
-    ("two dislodged units in one province", doc(phase="S1901R", units={"FRANCE": ["*A PAR"], "GERMANY": ["*A PAR"]}),
-     "two dislodged units in Paris"),
+    (
+        "two dislodged units in one province",
+        doc(phase="S1901R", units={"FRANCE": ["*A PAR"], "GERMANY": ["*A PAR"]}),
+        "two dislodged units in Paris",
+    ),
     ("dislodged unit in movement", doc(units={"FRANCE": ["*A PAR"]}), "dislodged units exist only in retreat phases"),
     ("dislodged unit in adjustments", doc(phase="W1901A", units={"FRANCE": ["*A PAR"]}), "remove the *"),
-    ("retreats for a unit not dislodged", doc(phase="S1901R", retreats={"FRANCE": {"A PAR": ["BUR"]}}),
-     "not a dislodged unit of FRANCE"),
-    ("retreat out of reach", doc(phase="S1901R", units={"FRANCE": ["*A PAR"]}, retreats={"FRANCE": {"A PAR": ["MUN"]}}),
-     "cannot retreat to 'MUN'"),
+    (
+        "retreats for a unit not dislodged",
+        doc(phase="S1901R", retreats={"FRANCE": {"A PAR": ["BUR"]}}),
+        "not a dislodged unit of FRANCE",
+    ),
+    (
+        "retreat out of reach",
+        doc(phase="S1901R", units={"FRANCE": ["*A PAR"]}, retreats={"FRANCE": {"A PAR": ["MUN"]}}),
+        "cannot retreat to 'MUN'",
+    ),
     ("retreats not an object", doc(retreats=["PAR"]), '"retreats" must be an object'),
     ("centre not a supply centre", doc(centers={"FRANCE": ["BUR"]}), "Burgundy (BUR) is not a supply centre"),
     ("centre owned twice", doc(centers={"FRANCE": ["PAR"], "GERMANY": ["PAR"]}), "owned twice"),
@@ -148,15 +166,20 @@ def test_bad_documents_are_rejected_with_one_line(case: str, bad: Any, expected:
 
 # --- rules -------------------------------------------------------------------------------------
 
+
 def test_rules_spec_round_trip() -> None:
-    for rules in (get_rules("2000"), get_rules("2023"),
-                  get_rules("2000").with_options(adjacent_convoy_intent="explicit", victory_centers=20)):
+    for rules in (
+        get_rules("2000"),
+        get_rules("2023"),
+        get_rules("2000").with_options(adjacent_convoy_intent="explicit", victory_centers=20),
+    ):
         assert rules_from_spec(rules_to_spec(rules)) == rules
     assert rules_to_spec(get_rules("2023")) == "2023"
     assert rules_from_spec(None) == get_rules("2023")
 
 
 # --- writing -----------------------------------------------------------------------------------
+
 
 def test_initial_document() -> None:
     written = document_from_state(GameState.initial(), get_rules("2000"))
@@ -207,21 +230,33 @@ def test_documents_round_trip_exactly(seed: int, edition: str) -> None:
 
 # --- the result contract -----------------------------------------------------------------------
 
+
 def test_movement_result_contract() -> None:
-    result = adjudicate_document({
-        "phase": "S1901M",
-        "units": {"ENGLAND": ["F NTH", "A YOR", "F LON"], "FRANCE": ["A PAR", "F ENG", "F WAL"], "GERMANY": ["A MUN"]},
-        "centers": START_CENTERS,
-        "orders": {
-            "ENGLAND": ["F NTH - PIC", "A YOR H", "A LVP H"],
-            "FRANCE": ["A PAR - BUR", "F ENG - LON", "F WAL S F ENG - LON"],
-            "GERMANY": ["A MUN - BUR"],
-        },
-    })
+    result = adjudicate_document(
+        {
+            "phase": "S1901M",
+            "units": {
+                "ENGLAND": ["F NTH", "A YOR", "F LON"],
+                "FRANCE": ["A PAR", "F ENG", "F WAL"],
+                "GERMANY": ["A MUN"],
+            },
+            "centers": START_CENTERS,
+            "orders": {
+                "ENGLAND": ["F NTH - PIC", "A YOR H", "A LVP H"],
+                "FRANCE": ["A PAR - BUR", "F ENG - LON", "F WAL S F ENG - LON"],
+                "GERMANY": ["A MUN - BUR"],
+            },
+        }
+    )
     assert result["phase"] == "S1901M"
     assert result["results"] == {
-        "F LON": ["dislodged"], "F NTH": ["void"], "A YOR": [],
-        "F ENG": [], "A PAR": ["bounce"], "F WAL": [], "A MUN": ["bounce"],
+        "F LON": ["dislodged"],
+        "F NTH": ["void"],
+        "A YOR": [],
+        "F ENG": [],
+        "A PAR": ["bounce"],
+        "F WAL": [],
+        "A MUN": ["bounce"],
     }
     assert set(result["reasons"]) == set(result["results"]) == set(result["outcomes"]) == set(result["orders"])
     assert "cannot reach PIC" in result["reasons"]["F NTH"]
@@ -241,12 +276,14 @@ def test_movement_result_contract() -> None:
 
 
 def test_results_document_plays_the_game_on() -> None:
-    result = adjudicate_document({
-        "phase": "F1901M",
-        "units": {"ENGLAND": ["F LON"], "FRANCE": ["F ENG", "F WAL", "A PAR"], "RUSSIA": ["A MOS"]},
-        "centers": START_CENTERS,
-        "orders": {"FRANCE": ["F ENG - LON", "F WAL S F ENG - LON"]},
-    })
+    result = adjudicate_document(
+        {
+            "phase": "F1901M",
+            "units": {"ENGLAND": ["F LON"], "FRANCE": ["F ENG", "F WAL", "A PAR"], "RUSSIA": ["A MOS"]},
+            "centers": START_CENTERS,
+            "orders": {"FRANCE": ["F ENG - LON", "F WAL S F ENG - LON"]},
+        }
+    )
     retreat = {**result["state"], "orders": {"ENGLAND": ["F LON R YOR"]}}
     assert retreat["phase"] == "F1901R"
     assert retreat["retreats"]["ENGLAND"] == {"F LON": ["NTH", "YOR"]}
@@ -271,10 +308,13 @@ def test_results_document_plays_the_game_on() -> None:
 
 
 def test_civil_disorder_removal_is_reported_for_the_unit() -> None:
-    result = adjudicate_document({
-        "phase": "W1901A", "units": {"FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR"]},
-        "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
-    })
+    result = adjudicate_document(
+        {
+            "phase": "W1901A",
+            "units": {"FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR"]},
+            "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
+        }
+    )
     assert result["results"] == {"A BUR": []}  # carried out: MILA's OK, as for a build
     assert result["outcomes"] == {"A BUR": "removed"}
     assert "BUR" not in str(result["state"]["units"]["FRANCE"])
@@ -283,10 +323,14 @@ def test_civil_disorder_removal_is_reported_for_the_unit() -> None:
 
 def test_solo_victory_completes_the_game() -> None:
     centers = [c for c in standard_map().supply_centers if c != "MUN"][:17]
-    result = adjudicate_document({
-        "phase": "F1901M", "units": {"FRANCE": ["A BUR"]}, "centers": {"FRANCE": centers},
-        "orders": {"FRANCE": ["A BUR - MUN"]},
-    })
+    result = adjudicate_document(
+        {
+            "phase": "F1901M",
+            "units": {"FRANCE": ["A BUR"]},
+            "centers": {"FRANCE": centers},
+            "orders": {"FRANCE": ["A BUR - MUN"]},
+        }
+    )
     final = result["state"]
     assert final["phase"] == "COMPLETED"
     assert final["ended_in"] == "F1901M"
@@ -308,10 +352,17 @@ def test_result_document_of_a_resolution() -> None:
 # --- robustness --------------------------------------------------------------------------------
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
     | st.sampled_from(["A PAR", "*F LON", "F STP", "STP/NC", "SWI", "S1901M", "F1901R", "W1901A", "FRANCE", "2000"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["FRANCE", "ENGLAND", "RUSSIA", "A PAR", "F LON", "edition", "x"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["FRANCE", "ENGLAND", "RUSSIA", "A PAR", "F LON", "edition", "x"]), inner, max_size=4
+        )
+    ),
     max_leaves=12,
 )
 
@@ -321,8 +372,16 @@ JSON = st.recursive(
 def test_any_json_is_read_or_rejected_cleanly(
     variant: Any, rules: Any, phase: Any, units: Any, retreats: Any, centers: Any, homes: Any, orders: Any
 ) -> None:
-    document = {"variant": variant, "rules": rules, "phase": phase, "units": units, "retreats": retreats,
-                "centers": centers, "homes": homes, "orders": orders}
+    document = {
+        "variant": variant,
+        "rules": rules,
+        "phase": phase,
+        "units": units,
+        "retreats": retreats,
+        "centers": centers,
+        "homes": homes,
+        "orders": orders,
+    }
     try:
         state_from_document(document)
     except InvalidPosition as exc:
@@ -330,10 +389,25 @@ def test_any_json_is_read_or_rejected_cleanly(
 
 
 @settings(max_examples=100, deadline=None)
-@given(orders=st.lists(st.text(max_size=20) | st.sampled_from(
-    ["A PAR - BUR", "F MAO - SPA/XX", "A PAR S F SPA/XX", "WAIVE", "F BRE R PIC", "A PAR B", "F MAO C A PAR - SWI",
-     "SPA/A-MAO", "A GAS/NC B"]),
-    max_size=5))
+@given(
+    orders=st.lists(
+        st.text(max_size=20)
+        | st.sampled_from(
+            [
+                "A PAR - BUR",
+                "F MAO - SPA/XX",
+                "A PAR S F SPA/XX",
+                "WAIVE",
+                "F BRE R PIC",
+                "A PAR B",
+                "F MAO C A PAR - SWI",
+                "SPA/A-MAO",
+                "A GAS/NC B",
+            ]
+        ),
+        max_size=5,
+    )
+)
 def test_any_order_text_is_adjudicated_or_rejected(orders: list[str]) -> None:
     units = {"FRANCE": ["A PAR", "F BRE", "F MAO"]}
     result = adjudicate_document({**doc(), "units": units, "orders": {"FRANCE": orders}})

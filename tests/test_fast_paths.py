@@ -87,7 +87,8 @@ def test_trusted_orders_given_twice_are_settled_as_checked_ones() -> None:
 def test_orders_built_by_hand_may_be_trusted_too() -> None:
     state = GameState.initial()
     orders: dict[str, list[Order]] = {
-        "FRANCE": [Move(UnitRef("A", "PAR"), "BUR")], "GERMANY": [Move(UnitRef("A", "MUN"), "BUR")],
+        "FRANCE": [Move(UnitRef("A", "PAR"), "BUR")],
+        "GERMANY": [Move(UnitRef("A", "MUN"), "BUR")],
     }
     trusted = adjudicate(state, orders, assume_legal=True)
     assert trusted == adjudicate(state, orders)

@@ -45,9 +45,21 @@ def test_centres_coasts_and_homes() -> None:
 
 @pytest.mark.parametrize(
     ("name", "code"),
-    [("ENG", "ENG"), ("ECH", "ENG"), ("NRG", "NWG"), ("MID", "MAO"), ("NAT", "NAO"), ("GOL", "LYO"),
-     ("GOB", "BOT"), ("english channel", "ENG"), ("Mid-Atlantic Ocean", "MAO"), ("St. Petersburg", "STP"),
-     ("st petersburg/nc", "STP/NC"), ("Spain(sc)", "SPA/SC"), ("bul/ec", "BUL/EC")],
+    [
+        ("ENG", "ENG"),
+        ("ECH", "ENG"),
+        ("NRG", "NWG"),
+        ("MID", "MAO"),
+        ("NAT", "NAO"),
+        ("GOL", "LYO"),
+        ("GOB", "BOT"),
+        ("english channel", "ENG"),
+        ("Mid-Atlantic Ocean", "MAO"),
+        ("St. Petersburg", "STP"),
+        ("st petersburg/nc", "STP/NC"),
+        ("Spain(sc)", "SPA/SC"),
+        ("bul/ec", "BUL/EC"),
+    ],
 )
 def test_aliases_and_full_names(name: str, code: str) -> None:
     assert standard_map().resolve_name(name) == code

@@ -86,10 +86,12 @@ def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> di
         moves = [o for o in legal if isinstance(o, Move)]
         holds = [o for o in legal if isinstance(o, Hold)]
         pointed = [
-            m for m in moves
-            if (u := state.units.get(board.province_of(m.target))) and u.power != owner[province]
-            or board.province_of(m.target) not in board.army_adjacency.get(province, ())
-            and state.units[province].kind == "A"
+            m
+            for m in moves
+            if ((u := state.units.get(board.province_of(m.target)))
+            and u.power != owner[province])
+            or (board.province_of(m.target) not in board.army_adjacency.get(province, ())
+            and state.units[province].kind == "A")
         ]
         if moves and (rng.random() < 0.6 or not holds):
             chosen[province] = rng.choice(pointed if pointed and rng.random() < 0.7 else moves)
@@ -114,8 +116,11 @@ def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> di
                         continue
                     back = chosen.get(target)
                     if owner.get(target) == owner[province] and (
-                            isinstance(back, Move) and board.province_of(back.target) == source
-                            or isinstance(back, Convoy) or other.via_convoy):
+                        (isinstance(back, Move)
+                        and board.province_of(back.target) == source)
+                        or isinstance(back, Convoy)
+                        or other.via_convoy
+                    ):
                         continue
                 helping.append(order)
             elif isinstance(order, SupportHold):
@@ -141,8 +146,10 @@ def play(player: str, seed: int) -> list[dict[str, Any]]:
             break
         orders = choose(state, RULES, rng)
         record = adjudicate(state, orders, RULES, explain=False, assume_legal=True)
-        texts = {power: [r.text for r in record.orders if r.power == power and not r.defaulted and r.text]
-                 for power in state.powers}
+        texts = {
+            power: [r.text for r in record.orders if r.power == power and not r.defaulted and r.text]
+            for power in state.powers
+        }
         docs.append({**document_from_state(state, RULES), "orders": {p: t for p, t in texts.items() if t}})
         state = record.after
     docs.append({**document_from_state(state, RULES), "orders": {}})
@@ -199,6 +206,7 @@ def test_mila_readjudicates_every_phase_to_fogdips_next_phase(exported: dict[str
 
 # --- one phase ------------------------------------------------------------------------------------
 
+
 def _compare(current: Mapping[str, Any], following: Mapping[str, Any]) -> list[str] | None:
     """The differences between MILA's adjudication of ``current`` and fogdip's next phase, or
     ``None`` if the phase holds an order MILA's engine gets wrong (see :func:`milas_quirks`)."""
@@ -244,14 +252,18 @@ def _compare(current: Mapping[str, Any], following: Mapping[str, Any]) -> list[s
         mila_has = {u for u in got_units.get(power, set()) if not u.startswith("*")}
         fogdip_has = {u for u in want_units.get(power, set()) if not u.startswith("*")}
         if mila_has != fogdip_has:
-            problems.append(f"{where}: {power} units: only MILA {sorted(mila_has - fogdip_has)}, "
-                            f"only fogdip {sorted(fogdip_has - mila_has)}")
+            problems.append(
+                f"{where}: {power} units: only MILA {sorted(mila_has - fogdip_has)}, "
+                f"only fogdip {sorted(fogdip_has - mila_has)}"
+            )
     if game.get_current_phase() == following["name"]:
         got_centers, want_centers = _sets(game.get_centers()), _sets(want["centers"])
         for power in sorted(set(got_centers) | set(want_centers)):
             if got_centers.get(power, set()) != want_centers.get(power, set()):
-                problems.append(f"{where}: {power} centres: MILA {sorted(got_centers.get(power, set()))}, "
-                                f"fogdip {sorted(want_centers.get(power, set()))}")
+                problems.append(
+                    f"{where}: {power} centres: MILA {sorted(got_centers.get(power, set()))}, "
+                    f"fogdip {sorted(want_centers.get(power, set()))}"
+                )
     return problems
 
 
@@ -272,19 +284,26 @@ def _retreats(game: Game) -> dict[str, dict[str, list[str]]]:
 def _same_order(order: str, kept: set[str]) -> bool:
     """MILA writes some orders its own way (docs/mila-notes.md §8.2): compare by their words
     without coasts on the destination of supports and without a trailing H."""
+
     def words(text: str) -> list[str]:
         parts = text.split()
         if len(parts) > 3 and parts[2] == "S":
             parts = [p.split("/")[0] if i > 2 else p for i, p in enumerate(parts)]
         return [p for p in parts if p != "H"] if len(parts) > 3 else parts
+
     return any(words(order) == words(k) for k in kept)
 
 
 def _fogdip(current: Mapping[str, Any]) -> Resolution:
     """fogdip's own resolution of an exported phase (the exported next phase is its result)."""
     state = current["state"]
-    doc = {"phase": current["name"], "units": state["units"], "centers": state["centers"],
-           "retreats": state.get("retreats", {}), "orders": current["orders"]}
+    doc = {
+        "phase": current["name"],
+        "units": state["units"],
+        "centers": state["centers"],
+        "retreats": state.get("retreats", {}),
+        "orders": current["orders"],
+    }
     position, _, orders = state_from_document(doc)
     return adjudicate(position, orders, RULES)
 
@@ -339,9 +358,16 @@ def milas_quirks(resolution: Resolution) -> set[str]:
         if isinstance(order, Move) and result.unit is not None:
             source, target = result.unit.province, board.province_of(order.target)
             other = by_province.get(target)
-            if (other is not None and isinstance(other.order, Move) and board.province_of(other.order.target) == source
-                    and other.power != result.power and not order.via_convoy and not other.order.via_convoy
-                    and source not in convoyed_armies and target not in convoyed_armies):
+            if (
+                other is not None
+                and isinstance(other.order, Move)
+                and board.province_of(other.order.target) == source
+                and other.power != result.power
+                and not order.via_convoy
+                and not other.order.via_convoy
+                and source not in convoyed_armies
+                and target not in convoyed_armies
+            ):
                 mine, theirs = supporters.get(source, []), supporters.get(target, [])
                 s_a, n_a = len(mine), mine.count(other.power)
                 s_b, n_b = len(theirs), theirs.count(result.power)
@@ -359,16 +385,32 @@ def milas_quirks(resolution: Resolution) -> set[str]:
             continue
         if isinstance(occupant.order, Convoy) and occupant.outcome not in ("void", "illegal"):
             quirks.add("convoy-attacked-with-own-support")
-        convoyed_there = any(isinstance(r.order, Convoy) and r.outcome not in ("void", "illegal")
-                             and board.province_of(r.order.army.location) == source for r in resolution.orders)
-        if (mover is not None and isinstance(mover.order, Move) and mover.text.split()[-1] == "VIA" and convoyed_there
-                and mover.power != result.power and mover.outcome == "bounced" and target not in resolution.moves):
+        convoyed_there = any(
+            isinstance(r.order, Convoy)
+            and r.outcome not in ("void", "illegal")
+            and board.province_of(r.order.army.location) == source
+            for r in resolution.orders
+        )
+        if (
+            mover is not None
+            and isinstance(mover.order, Move)
+            and mover.text.split()[-1] == "VIA"
+            and convoyed_there
+            and mover.power != result.power
+            and mover.outcome == "bounced"
+            and target not in resolution.moves
+        ):
             # Flagged when, with this support counted, the move would be the strongest there.
             strength = 1 + len(supporters.get(source, []))
             hold = 1 if isinstance(occupant.order, Move) else 1 + len(supporters.get(target, []))
-            rivals = [1 + len(supporters.get(r.unit.province, [])) for r in resolution.orders
-                      if isinstance(r.order, Move) and r is not mover and r.unit is not None
-                      and board.province_of(r.order.target) == target]
+            rivals = [
+                1 + len(supporters.get(r.unit.province, []))
+                for r in resolution.orders
+                if isinstance(r.order, Move)
+                and r is not mover
+                and r.unit is not None
+                and board.province_of(r.order.target) == target
+            ]
             if strength > hold and all(strength > rival for rival in rivals):
                 quirks.add("via-support-against-own-unit")
     return quirks

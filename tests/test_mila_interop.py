@@ -42,6 +42,7 @@ def through_json(data: Any) -> Any:
 
 # --- the MILA sample ---------------------------------------------------------------------------
 
+
 def test_sample_loads() -> None:
     game = load_saved_game(sample())
     assert game.id == "mila-sample-158"
@@ -123,6 +124,7 @@ def test_mila_messages_and_null_orders_are_read() -> None:
 
 # --- fogdip's game records ---------------------------------------------------------------------
 
+
 def test_fogdip_record_drops_mila_style_homes() -> None:
     record = json.loads(GAMES[0].read_text())
     assert any(p["homes"]["AUSTRIA"] != ["BUD", "TRI", "VIE"] for p in record["phases"])
@@ -134,8 +136,14 @@ def test_fogdip_record_drops_mila_style_homes() -> None:
 
 
 def test_fogdip_record_keeps_real_homes() -> None:
-    phases = [{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]},
-               "homes": {"FRANCE": ["BRE", "MAR", "PAR"]}}]
+    phases = [
+        {
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A PAR"]},
+            "centers": {"FRANCE": ["PAR"]},
+            "homes": {"FRANCE": ["BRE", "MAR", "PAR"]},
+        }
+    ]
     game = load_fogdip_game({"source": "test", "game_id": "g", "map": "standard", "phases": phases})
     assert game.phases[0]["homes"] == {"FRANCE": ["BRE", "MAR", "PAR"]}
 
@@ -165,6 +173,7 @@ def test_a_finished_game_has_a_completed_phase() -> None:
 
 # --- format detection and bad files ------------------------------------------------------------
 
+
 def test_load_game_detects_both_formats(tmp_path: Path) -> None:
     mila = tmp_path / "mila.json"
     mila.write_text(json.dumps(sample()))
@@ -173,16 +182,21 @@ def test_load_game_detects_both_formats(tmp_path: Path) -> None:
     assert load_game(mila) == load_game(ours) == load_saved_game(sample())
 
 
-@pytest.mark.parametrize(("content", "expected"), [
-    ("{not json", "is not valid JSON"),
-    ("[]", "must be a JSON object"),
-    ('{"phases": []}', "has no phases"),
-    ('{"phases": [{"x": 1}]}', "cannot tell the format"),
-    ('{"map": "chaos", "phases": [{"phase": "S1901M"}]}', "unknown map 'chaos'"),
-    ('{"phases": [{"name": "S1901M", "state": {"units": {"FRANCE": ["A SWI"]}, "centers": {}}}]}',
-     "phase 0 (S1901M): unit 'A SWI' of FRANCE"),
-    ('{"phases": [{"phase": "W1901M", "units": {}, "centers": {}}]}', "does not exist"),
-])
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "is not valid JSON"),
+        ("[]", "must be a JSON object"),
+        ('{"phases": []}', "has no phases"),
+        ('{"phases": [{"x": 1}]}', "cannot tell the format"),
+        ('{"map": "chaos", "phases": [{"phase": "S1901M"}]}', "unknown map 'chaos'"),
+        (
+            '{"phases": [{"name": "S1901M", "state": {"units": {"FRANCE": ["A SWI"]}, "centers": {}}}]}',
+            "phase 0 (S1901M): unit 'A SWI' of FRANCE",
+        ),
+        ('{"phases": [{"phase": "W1901M", "units": {}, "centers": {}}]}', "does not exist"),
+    ],
+)
 def test_bad_game_files(tmp_path: Path, content: str, expected: str) -> None:
     path = tmp_path / "game.json"
     path.write_text(content)
@@ -198,6 +212,7 @@ def test_game_from_data_rejects_non_objects() -> None:
 
 
 # --- random games ------------------------------------------------------------------------------
+
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 100_000), edition=st.sampled_from(["2000", "2023"]))
@@ -256,11 +271,33 @@ def test_random_orders_are_all_legal(edition: str) -> None:
 
 
 PIECES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=6)
     | st.sampled_from(["S1901M", "COMPLETED", "A PAR", "*A PAR", "FRANCE", "PAR", "standard"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
-        ["phase", "name", "state", "units", "centers", "homes", "retreats", "orders", "messages", "FRANCE", "map"]),
-        inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "phase",
+                    "name",
+                    "state",
+                    "units",
+                    "centers",
+                    "homes",
+                    "retreats",
+                    "orders",
+                    "messages",
+                    "FRANCE",
+                    "map",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=15,
 )
 

@@ -47,12 +47,12 @@ from fogdip.variants.options import PRESETS
 
 __all__ = [
     "VARIANTS",
-    "variant_name",
     "document_from_state",
     "result_document",
     "rules_from_spec",
     "rules_to_spec",
     "state_from_document",
+    "variant_name",
 ]
 
 #: Variant name to the map it is played on.
@@ -70,8 +70,15 @@ def _fail(message: str) -> InvalidPosition:
 
 
 def _type_name(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", int: "a number",
-             float: "a number", type(None): "null"}
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -94,6 +101,7 @@ def _strings(value: object, what: str, example: str) -> list[str]:
 
 
 # --- rules -------------------------------------------------------------------------------------
+
 
 def _rule_options() -> dict[str, Any]:
     hints = typing.get_type_hints(Rules)
@@ -177,6 +185,7 @@ def rules_to_spec(rules: Rules) -> str | dict[str, Any]:
 
 
 # --- reading a document ------------------------------------------------------------------------
+
 
 def state_from_document(doc: Mapping[str, Any]) -> tuple[GameState, Rules, Orders]:
     """Read and check a phase document: the position, the rules and the orders (by power).
@@ -392,6 +401,7 @@ def _orders(value: object, board: Map) -> Orders:
 
 
 # --- writing documents -------------------------------------------------------------------------
+
 
 def _variant_of(board: Map) -> str:
     for variant, map_name in VARIANTS.items():

@@ -33,13 +33,17 @@ def adjudicate_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Play the turn a phase document describes; return the result with reports and the
     next turn's document."""
     if not isinstance(doc, Mapping):
-        raise _fail(f'a phase document must be a JSON object with "phase", "units" and "centers", not {_type_name(doc)}')
+        raise _fail(
+            f'a phase document must be a JSON object with "phase", "units" and "centers", not {_type_name(doc)}'
+        )
     options = options_of_document(doc)
     phase = doc.get("phase")
     setup = isinstance(phase, str) and is_setup_phase(phase.strip().upper())
     if setup and options.setup == "standard":
         raise _fail(f"phase {phase!r} is a setup phase, but variant {options.name!r} has no setup; start from S1901M")
-    readable = dict(doc, variant="standard", phase=f"S{str(phase).strip()[1:-1]}M") if setup else dict(doc, variant="standard")
+    readable = (
+        dict(doc, variant="standard", phase=f"S{str(phase).strip()[1:-1]}M") if setup else dict(doc, variant="standard")
+    )
     state, rules, orders = state_from_document(readable)
     variant = Variant(options, rules=rules)
     position = Position(state, setup_pending=setup, usage=_usage(doc.get("usage")))
@@ -90,8 +94,16 @@ def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
     else:
         units: dict[str, list[str]] = {str(u): [] for u in played.position.state.units.values()}
         result = {
-            "phase": played.turn, "results": units, "reasons": {}, "outcomes": {}, "orders": {}, "powers": {},
-            "waives": {}, "rejected": rejected, "dislodged": {}, "skipped": [],
+            "phase": played.turn,
+            "results": units,
+            "reasons": {},
+            "outcomes": {},
+            "orders": {},
+            "powers": {},
+            "waives": {},
+            "rejected": rejected,
+            "dislodged": {},
+            "skipped": [],
         }
     result["phase"] = played.turn
     result["state"] = position_document(played.position, variant)

@@ -20,8 +20,8 @@ Nothing here prints; :mod:`fogdip.cli.main` shows the comparisons.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +33,14 @@ from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 
 __all__ = [
-    "RECORD_OPTIONS", "PhaseComparison", "compare_positions", "impossible_retreats", "mila_rules", "record_rules",
-    "replay_game", "rules_for_source",
+    "RECORD_OPTIONS",
+    "PhaseComparison",
+    "compare_positions",
+    "impossible_retreats",
+    "mila_rules",
+    "record_rules",
+    "replay_game",
+    "rules_for_source",
 ]
 
 #: Rule options that reproduce the Cicero game records (see docs/rules.md, "Replaying MILA
@@ -114,7 +120,9 @@ class PhaseComparison:
         go, and fogdip's options are among the record's (MILA's engine does this after a
         convoyed attack, docs/mila-notes.md §4.1)."""
         return (
-            not self.ok and self.error is None and self.expected_phase == self.actual_phase
+            not self.ok
+            and self.error is None
+            and self.expected_phase == self.actual_phase
             and not (self.missing_units or self.extra_units or self.missing_centers or self.extra_centers)
             and len(self.impossible) == len(self.retreat_differences)
         )
@@ -208,7 +216,11 @@ def impossible_retreats(resolution: Resolution, recorded: GameState) -> tuple[st
     lines = []
     for province in sorted(set(recorded.dislodged) & set(after.dislodged)):
         want, got = recorded.dislodged[province], after.dislodged[province]
-        if want.unit != got.unit or set(want.retreats) == set(got.retreats) or not set(got.retreats) <= set(want.retreats):
+        if (
+            want.unit != got.unit
+            or set(want.retreats) == set(got.retreats)
+            or not set(got.retreats) <= set(want.retreats)
+        ):
             continue
         reasons = []
         for location in sorted(set(want.retreats) - set(got.retreats)):
@@ -220,7 +232,8 @@ def impossible_retreats(resolution: Resolution, recorded: GameState) -> tuple[st
             convoyed = got.attacker_from in resolution.convoy_paths
             cause = (
                 "MILA's engine lists every neighbour of a unit dislodged by a convoyed army (docs/mila-notes.md §4.1)"
-                if convoyed else "no rule allows it"
+                if convoyed
+                else "no rule allows it"
             )
             lines.append(f"it lets {want.unit.power} *{want.unit} retreat to {', '.join(reasons)}: {cause}")
     return tuple(lines)

@@ -22,25 +22,29 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 
 # Number of cases in each section of chapter 6 of DATC v3.1 (164 in total).
 SECTION_SIZES = {
-    "A": 12, "B": 15, "C": 9, "D": 34, "E": 15,
-    "F": 25, "G": 20, "H": 16, "I": 7, "J": 11,
+    "A": 12,
+    "B": 15,
+    "C": 9,
+    "D": 34,
+    "E": 15,
+    "F": 25,
+    "G": 20,
+    "H": 16,
+    "I": 7,
+    "J": 11,
 }
 EDITIONS = ("2000", "2023")
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 OUTCOMES = ("ok", "fails", "illegal", None)
 
 # The 75 provinces of the standard map plus Switzerland (impassable), and the split coasts.
-PROVINCES = frozenset("""
-ADR AEG ALB ANK APU ARM BAL BAR BEL BER BLA BOH BOT BRE BUD BUL BUR CLY CON DEN EAS EDI ENG
-FIN GAL GAS GRE HEL HOL ION IRI KIE LON LVN LVP LYO MAO MAR MOS MUN NAF NAO NAP NTH NWG NWY
-PAR PIC PIE POR PRU ROM RUH RUM SER SEV SIL SKA SMY SPA STP SWE SWI SYR TRI TUN TUS TYR TYS
-UKR VEN VIE WAL WAR WES YOR
-""".split())
+PROVINCES = frozenset(
+    ["ADR", "AEG", "ALB", "ANK", "APU", "ARM", "BAL", "BAR", "BEL", "BER", "BLA", "BOH", "BOT", "BRE", "BUD", "BUL", "BUR", "CLY", "CON", "DEN", "EAS", "EDI", "ENG", "FIN", "GAL", "GAS", "GRE", "HEL", "HOL", "ION", "IRI", "KIE", "LON", "LVN", "LVP", "LYO", "MAO", "MAR", "MOS", "MUN", "NAF", "NAO", "NAP", "NTH", "NWG", "NWY", "PAR", "PIC", "PIE", "POR", "PRU", "ROM", "RUH", "RUM", "SER", "SEV", "SIL", "SKA", "SMY", "SPA", "STP", "SWE", "SWI", "SYR", "TRI", "TUN", "TUS", "TYR", "TYS", "UKR", "VEN", "VIE", "WAL", "WAR", "WES", "YOR"]
+)
 COASTS = {"BUL": ("EC", "SC"), "SPA": ("NC", "SC"), "STP": ("NC", "SC")}
-SUPPLY_CENTERS = frozenset("""
-ANK BEL BER BRE BUD BUL CON DEN EDI GRE HOL KIE LON LVP MAR MOS MUN NAP NWY PAR POR ROM RUM
-SER SEV SMY SPA STP SWE TRI TUN VEN VIE WAR
-""".split())
+SUPPLY_CENTERS = frozenset(
+    ["ANK", "BEL", "BER", "BRE", "BUD", "BUL", "CON", "DEN", "EDI", "GRE", "HOL", "KIE", "LON", "LVP", "MAR", "MOS", "MUN", "NAP", "NWY", "PAR", "POR", "ROM", "RUM", "SER", "SEV", "SMY", "SPA", "STP", "SWE", "TRI", "TUN", "VEN", "VIE", "WAR"]
+)
 
 CASE_KEYS_REQUIRED = {"id", "title", "editions", "steps"}
 CASE_KEYS_OPTIONAL = {"note", "centers"}
@@ -55,8 +59,7 @@ UNIT = rf"[AF] {LOC}"
 ORDER_FORMS = [
     ("hold", re.compile(rf"^(?P<unit>{UNIT}) H$")),
     ("move", re.compile(rf"^(?P<unit>{UNIT}) - (?P<dst>{LOC})(?P<via> VIA)?$")),
-    ("support_move", re.compile(
-        rf"^(?P<unit>{UNIT}) S (?:[AF] )?(?P<src>{LOC}) - (?P<dst>{LOC})$")),
+    ("support_move", re.compile(rf"^(?P<unit>{UNIT}) S (?:[AF] )?(?P<src>{LOC}) - (?P<dst>{LOC})$")),
     ("support_hold", re.compile(rf"^(?P<unit>{UNIT}) S (?:[AF] )?(?P<src>{LOC})$")),
     ("convoy", re.compile(rf"^(?P<unit>{UNIT}) C (?:[AF] )?(?P<src>{LOC}) - (?P<dst>{LOC})$")),
     ("retreat", re.compile(rf"^(?P<unit>{UNIT}) R (?P<dst>{LOC})$")),
@@ -154,8 +157,7 @@ class Checker:
         if not isinstance(case.get("title"), str) or not case["title"].strip():
             self.err(where, "title must be a non-empty string")
         eds = case.get("editions")
-        if (not isinstance(eds, list) or not eds or len(set(eds)) != len(eds)
-                or any(e not in EDITIONS for e in eds)):
+        if not isinstance(eds, list) or not eds or len(set(eds)) != len(eds) or any(e not in EDITIONS for e in eds):
             self.err(where, f"bad editions {eds!r}")
             eds = []
         if "note" in case and (not isinstance(case["note"], str) or not case["note"].strip()):
@@ -300,9 +302,9 @@ def main():
 
     per_section = Counter()
     per_edition = Counter()
-    present = defaultdict(set)              # id -> editions
-    seen = defaultdict(list)                # (id, edition) -> titles
-    editions_of = defaultdict(list)         # id -> list of edition lists
+    present = defaultdict(set)  # id -> editions
+    seen = defaultdict(list)  # (id, edition) -> titles
+    editions_of = defaultdict(list)  # id -> list of edition lists
     notes = {}
     for f in files:
         try:
@@ -352,8 +354,10 @@ def main():
         ids = {c for c in present if c[2] == sec}
         print(f"  6.{sec}: {per_section[sec]:3d} entries, {len(ids):3d} ids")
     print("cases per edition:", ", ".join(f"{e}: {per_edition[e]}" for e in EDITIONS))
-    print(f"total: {sum(per_section.values())} entries, {len(present)} distinct ids "
-          f"(expected {sum(SECTION_SIZES.values())})")
+    print(
+        f"total: {sum(per_section.values())} entries, {len(present)} distinct ids "
+        f"(expected {sum(SECTION_SIZES.values())})"
+    )
     if missing:
         chk.err("coverage", "missing for an edition: " + ", ".join(missing))
     if chk.errors:

@@ -93,7 +93,8 @@ def _play(case: dict[str, Any], rules: Rules) -> list[int]:
             for power, texts in step["orders"].items():
                 failures.extend(
                     f"{power} {text!r}: expected {wanted}, but the retreat phase was skipped"
-                    for text in texts if (wanted := step["expect"]["orders"].get(text)) not in (None, "illegal")
+                    for text in texts
+                    if (wanted := step["expect"]["orders"].get(text)) not in (None, "illegal")
                 )
             resolution = None
         else:
@@ -135,9 +136,7 @@ def _unmet(resolution: Resolution, step: dict[str, Any]) -> list[str]:
     return failures
 
 
-@pytest.mark.parametrize(
-    ("edition", "case"), CASES, ids=[f"{c['id']}-{e}" for e, c in CASES]
-)
+@pytest.mark.parametrize(("edition", "case"), CASES, ids=[f"{c['id']}-{e}" for e, c in CASES])
 def test_datc_case(edition: str, case: dict[str, Any]) -> None:
     skipped = _play(case, get_rules(edition))
     if skipped:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from strategies import BOARD, PROVINCES
-
 from fogdip.engine import GameState, Unit
+
+from strategies import BOARD, PROVINCES
 
 CENTERS = tuple(sorted(BOARD.supply_centers))
 SEAS = frozenset(p for p in PROVINCES if BOARD.provinces[p].terrain == "sea")
@@ -43,9 +43,7 @@ def via_targets(province: str) -> tuple[str, ...]:
     if province not in COASTAL:
         return ()
     seas = {s for s in BOARD.neighbours[province] if s in SEAS}
-    return tuple(sorted(
-        t for t in BOARD.army_targets(province) if t in COASTAL and seas & BOARD.neighbours[t]
-    ))
+    return tuple(sorted(t for t in BOARD.army_targets(province) if t in COASTAL and seas & BOARD.neighbours[t]))
 
 
 @cache
@@ -99,7 +97,8 @@ def sea_pairs(lines: Iterable[str]) -> set[tuple[str, str, str | None]]:
         if len(words) >= 4 and words[2] == "C" and BOARD.is_location(words[1]):
             out.add((origin, target, BOARD.province_of(words[1])))
         elif ("VIA" in rest and target in BOARD.army_targets(origin)) or (
-                len(words) >= 4 and words[2] == "S" and words[3] != "F"):
+            len(words) >= 4 and words[2] == "S" and words[3] != "F"
+        ):
             out.add((origin, target, None))
     return out
 
@@ -109,8 +108,9 @@ def supported_moves(lines: Iterable[str]) -> set[tuple[str, str]]:
     (``A BUR S A LON - BEL``): an army there may go by sea."""
     out = set()
     for origin, target, through in sea_pairs(lines):
-        if through is None and any(f" S {w}{origin} - " in f" {line} " or f" S {origin}" in line
-                                   for line in lines for w in ("A ", "")):
+        if through is None and any(
+            f" S {w}{origin} - " in f" {line} " or f" S {origin}" in line for line in lines for w in ("A ", "")
+        ):
             out.add((origin, target))
     return out
 
@@ -139,6 +139,7 @@ def sea_path(starts: Iterable[str], goals: frozenset[str]) -> list[str]:
 def shortest_sea_path(origin: str, target: str, through: str | None = None) -> tuple[str, ...]:
     """The seas of one shortest sea route from shore to shore, through the sea ``through``
     if given (none if there is none)."""
+
     def shore(province: str) -> frozenset[str]:
         return frozenset(s for s in BOARD.neighbours[province] if s in SEAS)
 
@@ -190,8 +191,12 @@ def completed_routes(state: GameState, lines: Iterable[str], sea: str) -> list[t
     out = []
     for origin, target, through in sorted(sea_pairs(lines), key=str):
         army = state.units.get(origin)
-        if army is not None and army.kind == "A" and not sea_route(fleets, origin, target, through) \
-                and sea_route(fleets | {sea}, origin, target, through):
+        if (
+            army is not None
+            and army.kind == "A"
+            and not sea_route(fleets, origin, target, through)
+            and sea_route(fleets | {sea}, origin, target, through)
+        ):
             out.append((origin, target))
     return out
 
@@ -222,4 +227,3 @@ def retreat_line(unit: Unit, target: str) -> str:
         if coasts:
             target = coasts[0]
     return f"{text(unit)} R {target}"
-

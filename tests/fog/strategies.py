@@ -125,12 +125,14 @@ class Position(GameState):
         centers: dict[str, list[str]] = {}
         for center, owner in self.centers.items():
             centers.setdefault(owner, []).append(center)
-        return repr({
-            "phase": str(self.phase),
-            "units": {p: sorted(u) for p, u in sorted(units.items())},
-            "centers": {p: sorted(c) for p, c in sorted(centers.items())},
-            "retreats": {p: list(d.retreats) for p, d in sorted(self.dislodged.items())},
-        })
+        return repr(
+            {
+                "phase": str(self.phase),
+                "units": {p: sorted(u) for p, u in sorted(units.items())},
+                "centers": {p: sorted(c) for p, c in sorted(centers.items())},
+                "retreats": {p: list(d.retreats) for p, d in sorted(self.dislodged.items())},
+            }
+        )
 
     def _repr_pretty_(self, printer: object, cycle: bool) -> None:
         printer.text(repr(self))  # type: ignore[attr-defined]
@@ -314,7 +316,9 @@ def perturbations(state: GameState, orders: Orders, unit: Unit, avoid: frozenset
             if order != current and not named(order) & avoid:
                 out.append(Perturbed(state, _replaced(orders, unit.power, current, order), f"{unit} orders {order}"))
         units = {p: u for p, u in state.units.items() if p != province}
-        out.append(Perturbed(state.with_changes(units=units), _replaced(orders, unit.power, current, None), f"no {unit}"))
+        out.append(
+            Perturbed(state.with_changes(units=units), _replaced(orders, unit.power, current, None), f"no {unit}")
+        )
         for other_kind, location in SPOTS[province]:
             if other_kind == unit.kind:
                 continue
@@ -323,13 +327,23 @@ def perturbations(state: GameState, orders: Orders, unit: Unit, avoid: frozenset
             retyped = state.with_changes(units=changed)
             for order in _movement_orders_of(retyped, changed[province]):
                 if not named(order) & avoid:
-                    out.append(Perturbed(retyped, _replaced(orders, unit.power, current, order), f"{changed[province]} orders {order}"))
+                    out.append(
+                        Perturbed(
+                            retyped,
+                            _replaced(orders, unit.power, current, order),
+                            f"{changed[province]} orders {order}",
+                        )
+                    )
     elif kind == "R":
         for order in legal_orders(state, unit.power, RULES).get(province, []):
             if order != current and not named(order) & avoid:
                 out.append(Perturbed(state, _replaced(orders, unit.power, current, order), f"{unit} orders {order}"))
         dislodged = {p: d for p, d in state.dislodged.items() if p != province}
-        out.append(Perturbed(state.with_changes(dislodged=dislodged), _replaced(orders, unit.power, current, None), f"no {unit}"))
+        out.append(
+            Perturbed(
+                state.with_changes(dislodged=dislodged), _replaced(orders, unit.power, current, None), f"no {unit}"
+            )
+        )
     else:
         if current is None and province in state.units:
             units = {p: u for p, u in state.units.items() if p != province}
@@ -338,8 +352,14 @@ def perturbations(state: GameState, orders: Orders, unit: Unit, avoid: frozenset
             out.append(Perturbed(state, _replaced(orders, unit.power, current, None), f"no {current}"))
             for build in legal_orders(state, unit.power, RULES).get("BUILD", []):
                 assert isinstance(build, Build)
-                if build != current and not named(build) & avoid and unit_order(orders, unit.power, build.unit.province) is None:
-                    out.append(Perturbed(state, _replaced(orders, unit.power, current, build), f"{build} for {current}"))
+                if (
+                    build != current
+                    and not named(build) & avoid
+                    and unit_order(orders, unit.power, build.unit.province) is None
+                ):
+                    out.append(
+                        Perturbed(state, _replaced(orders, unit.power, current, build), f"{build} for {current}")
+                    )
     return out
 
 

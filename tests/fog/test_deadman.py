@@ -8,10 +8,18 @@ import json
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
+from fogdip.bots.random_bot import play_random_game
+from fogdip.documents import state_from_document
+from fogdip.engine import GameState, Resolution, get_rules
+from fogdip.fog import DeadmanRules, Events, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
+from fogdip.fog.deadman import outcome
+from fogdip.fog.sight import ResultLevel
+
 from strategies import (
-    adjudicate,
     BOARD,
     POWERS,
+    adjudicate,
     foreign_subjects,
     orders_for,
     perturbations,
@@ -21,18 +29,13 @@ from strategies import (
     words_provinces,
 )
 
-from fogdip.bots.random_bot import play_random_game
-from fogdip.documents import state_from_document
-from fogdip.engine import GameState, Resolution, get_rules
-from fogdip.fog import DeadmanRules, Events, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
-from fogdip.fog.deadman import outcome
-from fogdip.fog.sight import ResultLevel
-
 RULES = DeadmanRules()
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def position(units: dict[str, list[str]], phase: str = "S1901M", centers: dict[str, list[str]] | None = None) -> GameState:
+def position(
+    units: dict[str, list[str]], phase: str = "S1901M", centers: dict[str, list[str]] | None = None
+) -> GameState:
     state, _, _ = state_from_document({"phase": phase, "units": units, "centers": centers or {}})
     return state
 
@@ -80,7 +83,12 @@ def test_own_dislodgement_without_the_attacker() -> None:
     assert [str(u) for u in france.units] == ["*A BUR", "A PIC"]
     assert lines(france) == ["A BUR H (fails)", "A PAR - PIC (ok)"]
     (notice,) = france.notices
-    assert notice.as_json() == {"kind": "dislodged", "text": "Your A BUR was dislodged", "unit": "A BUR", "province": "BUR"}
+    assert notice.as_json() == {
+        "kind": "dislodged",
+        "text": "Your A BUR was dislodged",
+        "unit": "A BUR",
+        "province": "BUR",
+    }
     assert "MUN" not in json.dumps(france.as_json())
     # The attacker now stands in BUR, unseen, so BUR is not in sight.
     assert france.visible == {"PIC"}
@@ -117,28 +125,51 @@ def test_centres_gained_and_lost_are_told_in_the_fall() -> None:
 # --- the text of one's own orders ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("units", "orders", "power", "text"), [
-    # A supported foreign unit is written by province: not "S F SPA/SC" nor "S A SPA".
-    ({"FRANCE": ["F LYO"], "ENGLAND": ["F SPA/SC"]}, {"FRANCE": ["F LYO S SPA - MAR"]}, "FRANCE", "F LYO S SPA - MAR"),
-    ({"FRANCE": ["F LYO"], "ENGLAND": ["A SPA"]}, {"FRANCE": ["F LYO S SPA - MAR"]}, "FRANCE", "F LYO S SPA - MAR"),
-    ({"FRANCE": ["F LYO"]}, {"FRANCE": ["F LYO S SPA - MAR"]}, "FRANCE", "F LYO S SPA - MAR"),
-    ({"FRANCE": ["F LYO"], "ITALY": ["F WES"]}, {"FRANCE": ["F LYO S F WES - SPA/SC"]}, "FRANCE", "F LYO S WES - SPA"),
-    ({"FRANCE": ["F LYO"]}, {"FRANCE": ["F LYO S F WES - SPA/SC"]}, "FRANCE", "F LYO S WES - SPA"),
-    ({"FRANCE": ["A GAS"], "ITALY": ["A MAR"]}, {"FRANCE": ["A GAS S MAR"]}, "FRANCE", "A GAS S MAR"),
-    ({"FRANCE": ["A GAS"]}, {"FRANCE": ["A GAS S A MAR"]}, "FRANCE", "A GAS S MAR"),
-    ({"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}, {"ENGLAND": ["F NTH C A BEL - LON"]}, "ENGLAND", "F NTH C BEL - LON"),
-    ({"ENGLAND": ["F NTH"], "FRANCE": ["F BEL"]}, {"ENGLAND": ["F NTH C A BEL - LON"]}, "ENGLAND", "F NTH C BEL - LON"),
-    # VIA is added whenever the move needs a convoy, whether or not fleets could give one.
-    ({"ENGLAND": ["A LON"], "FRANCE": ["F ENG"]}, {"ENGLAND": ["A LON - BEL"]}, "ENGLAND", "A LON - BEL VIA"),
-    ({"ENGLAND": ["A LON"]}, {"ENGLAND": ["A LON - BEL"]}, "ENGLAND", "A LON - BEL VIA"),
-    ({"FRANCE": ["A PIC"]}, {"FRANCE": ["A PIC - BEL VIA"]}, "FRANCE", "A PIC - BEL VIA"),
-    ({"FRANCE": ["A PIC"], "ENGLAND": ["F ENG"]}, {"FRANCE": ["A PIC - BEL VIA"]}, "FRANCE", "A PIC - BEL VIA"),
-    # One's own units keep their type and coast.
-    ({"FRANCE": ["F LYO", "F WES"]}, {"FRANCE": ["F LYO S WES - SPA/SC"]}, "FRANCE", "F LYO S F WES - SPA/SC"),
-    ({"FRANCE": ["A GAS", "F SPA/NC"]}, {"FRANCE": ["A GAS S SPA"]}, "FRANCE", "A GAS S F SPA/NC"),
-    ({"FRANCE": ["F MAO"]}, {"FRANCE": ["F MAO - SPA/NC"]}, "FRANCE", "F MAO - SPA/NC"),
-    ({"FRANCE": ["F GAS"]}, {"FRANCE": ["F GAS - SPA"]}, "FRANCE", "F GAS - SPA/NC"),
-])
+@pytest.mark.parametrize(
+    ("units", "orders", "power", "text"),
+    [
+        # A supported foreign unit is written by province: not "S F SPA/SC" nor "S A SPA".
+        (
+            {"FRANCE": ["F LYO"], "ENGLAND": ["F SPA/SC"]},
+            {"FRANCE": ["F LYO S SPA - MAR"]},
+            "FRANCE",
+            "F LYO S SPA - MAR",
+        ),
+        ({"FRANCE": ["F LYO"], "ENGLAND": ["A SPA"]}, {"FRANCE": ["F LYO S SPA - MAR"]}, "FRANCE", "F LYO S SPA - MAR"),
+        ({"FRANCE": ["F LYO"]}, {"FRANCE": ["F LYO S SPA - MAR"]}, "FRANCE", "F LYO S SPA - MAR"),
+        (
+            {"FRANCE": ["F LYO"], "ITALY": ["F WES"]},
+            {"FRANCE": ["F LYO S F WES - SPA/SC"]},
+            "FRANCE",
+            "F LYO S WES - SPA",
+        ),
+        ({"FRANCE": ["F LYO"]}, {"FRANCE": ["F LYO S F WES - SPA/SC"]}, "FRANCE", "F LYO S WES - SPA"),
+        ({"FRANCE": ["A GAS"], "ITALY": ["A MAR"]}, {"FRANCE": ["A GAS S MAR"]}, "FRANCE", "A GAS S MAR"),
+        ({"FRANCE": ["A GAS"]}, {"FRANCE": ["A GAS S A MAR"]}, "FRANCE", "A GAS S MAR"),
+        (
+            {"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]},
+            {"ENGLAND": ["F NTH C A BEL - LON"]},
+            "ENGLAND",
+            "F NTH C BEL - LON",
+        ),
+        (
+            {"ENGLAND": ["F NTH"], "FRANCE": ["F BEL"]},
+            {"ENGLAND": ["F NTH C A BEL - LON"]},
+            "ENGLAND",
+            "F NTH C BEL - LON",
+        ),
+        # VIA is added whenever the move needs a convoy, whether or not fleets could give one.
+        ({"ENGLAND": ["A LON"], "FRANCE": ["F ENG"]}, {"ENGLAND": ["A LON - BEL"]}, "ENGLAND", "A LON - BEL VIA"),
+        ({"ENGLAND": ["A LON"]}, {"ENGLAND": ["A LON - BEL"]}, "ENGLAND", "A LON - BEL VIA"),
+        ({"FRANCE": ["A PIC"]}, {"FRANCE": ["A PIC - BEL VIA"]}, "FRANCE", "A PIC - BEL VIA"),
+        ({"FRANCE": ["A PIC"], "ENGLAND": ["F ENG"]}, {"FRANCE": ["A PIC - BEL VIA"]}, "FRANCE", "A PIC - BEL VIA"),
+        # One's own units keep their type and coast.
+        ({"FRANCE": ["F LYO", "F WES"]}, {"FRANCE": ["F LYO S WES - SPA/SC"]}, "FRANCE", "F LYO S F WES - SPA/SC"),
+        ({"FRANCE": ["A GAS", "F SPA/NC"]}, {"FRANCE": ["A GAS S SPA"]}, "FRANCE", "A GAS S F SPA/NC"),
+        ({"FRANCE": ["F MAO"]}, {"FRANCE": ["F MAO - SPA/NC"]}, "FRANCE", "F MAO - SPA/NC"),
+        ({"FRANCE": ["F GAS"]}, {"FRANCE": ["F GAS - SPA"]}, "FRANCE", "F GAS - SPA/NC"),
+    ],
+)
 def test_own_orders_are_written_without_foreign_facts(
     units: dict[str, list[str]], orders: dict[str, list[str]], power: str, text: str
 ) -> None:
@@ -160,8 +191,7 @@ def test_results_option() -> None:
     orders = {"FRANCE": ["A PAR - BUR", "F LYO S SPA - MAR"], "GERMANY": ["A MUN - BUR"]}
     assert lines(seen(state, orders, "FRANCE")) == ["A PAR - BUR (fails)", "F LYO S SPA - MAR (fails)"]
     full = seen(state, orders, "FRANCE", DeadmanRules(results="full"))
-    assert [(o.text, o.result) for o in full.orders] == [
-        ("A PAR - BUR", ("bounce",)), ("F LYO S SPA - MAR", ("void",))]
+    assert [(o.text, o.result) for o in full.orders] == [("A PAR - BUR", ("bounce",)), ("F LYO S SPA - MAR", ("void",))]
     none = seen(state, orders, "FRANCE", DeadmanRules(results="none"))
     assert {o.result for o in none.orders} == {None}
 
@@ -173,14 +203,18 @@ def test_events_pass_through() -> None:
     record = adjudicate(state, {"ENGLAND": ["F NTH H"]})
     spied = (SeenUnit("ENG", "FRANCE", None), SeenUnit("BEL", "FRANCE", None))
     events = Events(
-        orders={"ENGLAND": {
-            "NTH": SeenOrder("ENGLAND", "F NTH E FRANCE", ()),
-            "PAS": SeenOrder("ENGLAND", "PAS NTH", ()),
-        }},
+        orders={
+            "ENGLAND": {
+                "NTH": SeenOrder("ENGLAND", "F NTH E FRANCE", ()),
+                "PAS": SeenOrder("ENGLAND", "PAS NTH", ()),
+            }
+        },
         units={"ENGLAND": spied},
         notices={
             "ENGLAND": (Notice.make("peek", "PAS-NTH-Occupied", province="NTH", occupied=True),),
-            "FRANCE": (Notice.make("spied-on", "Some power learned where your F ENG, A BEL are", units=["ENG", "BEL"]),),
+            "FRANCE": (
+                Notice.make("spied-on", "Some power learned where your F ENG, A BEL are", units=["ENG", "BEL"]),
+            ),
         },
     )
     england = RULES.observe(record, "ENGLAND", events)
@@ -243,7 +277,8 @@ def own_facts(record: Resolution, power: str, level: ResultLevel) -> object:
         sorted(p for p, d in record.after.dislodged.items() if d.unit.power == power),
         sorted(c for c, o in record.before.centers.items() if o == power),
         sorted(c for c, o in record.after.centers.items() if o == power),
-        str(record.after.phase), record.after.completed,
+        str(record.after.phase),
+        record.after.completed,
     )
 
 

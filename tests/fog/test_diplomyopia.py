@@ -14,8 +14,6 @@ from collections.abc import Mapping, Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from strategies import adjudicate
-
 from fogdip.documents import state_from_document
 from fogdip.engine import Convoy, GameState, Order, Resolution, Unit, UnitRef, get_rules, legal_orders, standard_map
 from fogdip.engine.judge import take_centers
@@ -23,18 +21,24 @@ from fogdip.engine.map import UnitKind
 from fogdip.fog import DiplomyopiaRules, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
 from fogdip.fog.sight import order_provinces, unit_sight
 
+from strategies import adjudicate
+
 RULES = DiplomyopiaRules()
 BOARD = standard_map()
 ENGINE_RULES = get_rules().with_options(legality="map")
 
 
-def position(units: Mapping[str, Sequence[str]], phase: str = "S1901M", centers: Mapping[str, Sequence[str]] | None = None) -> GameState:
+def position(
+    units: Mapping[str, Sequence[str]], phase: str = "S1901M", centers: Mapping[str, Sequence[str]] | None = None
+) -> GameState:
     doc = {"phase": phase, "units": dict(units), "centers": dict(centers or {})}
     state, _rules, _orders = state_from_document(doc)
     return state
 
 
-def observe(units: Mapping[str, Sequence[str]], orders: Mapping[str, Sequence[str]], power: str, **extra: object) -> Observation:
+def observe(
+    units: Mapping[str, Sequence[str]], orders: Mapping[str, Sequence[str]], power: str, **extra: object
+) -> Observation:
     return RULES.observe(adjudicate(position(units, **extra), dict(orders)), power)  # type: ignore[arg-type]
 
 
@@ -98,19 +102,25 @@ def test_seed_burgundy_holds() -> None:
     F.(Pie) – Mar. The French player is informed that A(Bur) sees the English Army remain in
     Gas, and a conflict in Mar resulting in a stand-off between an English and an Italian
     fleet." """
-    seen = observe(BUR_EXAMPLE, {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]}, "FRANCE")
-    assert seen.text() == "\n".join([
-        "FRANCE, Spring 1901 movement (S1901M), diplomyopia",
-        "Orders:",
-        "  A BUR H (ok)",
-        "Units seen:",
-        "  ENGLAND: A GAS",
-        "  FRANCE: A BUR",
-        "Notices:",
-        "  Conflict in MAR: a stand-off between an English fleet and an Italian fleet (seen by A BUR)",
-        "  ENGLAND A GAS remains (seen by A BUR)",
-        "Visible: BEL BUR GAS MAR MUN PAR PIC RUH",
-    ])
+    seen = observe(
+        BUR_EXAMPLE,
+        {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]},
+        "FRANCE",
+    )
+    assert seen.text() == "\n".join(
+        [
+            "FRANCE, Spring 1901 movement (S1901M), diplomyopia",
+            "Orders:",
+            "  A BUR H (ok)",
+            "Units seen:",
+            "  ENGLAND: A GAS",
+            "  FRANCE: A BUR",
+            "Notices:",
+            "  Conflict in MAR: a stand-off between an English fleet and an Italian fleet (seen by A BUR)",
+            "  ENGLAND A GAS remains (seen by A BUR)",
+            "Visible: BEL BUR GAS MAR MUN PAR PIC RUH",
+        ]
+    )
     conflict = only(seen, "conflict")
     assert conflict.get("outcome") == "stand-off"
     assert conflict.get("failed") == (("ENGLAND", "F"), ("ITALY", "F"))
@@ -124,10 +134,22 @@ def test_seed_a_failed_move_looks_like_remaining() -> None:
     """ "Had A(Gas) been ordered unsuccessfully to Spain, the French player would have received
     no different information. He is only informed the unit remains – not that it is ordered to
     Hold." """
-    held = observe(BUR_EXAMPLE, {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]}, "FRANCE")
-    tried = observe(BUR_EXAMPLE, {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS - SPA"], "ITALY": ["F PIE - MAR"]}, "FRANCE")
+    held = observe(
+        BUR_EXAMPLE,
+        {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]},
+        "FRANCE",
+    )
+    tried = observe(
+        BUR_EXAMPLE,
+        {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS - SPA"], "ITALY": ["F PIE - MAR"]},
+        "FRANCE",
+    )
     assert as_bytes(held) == as_bytes(tried)
-    supported = observe(BUR_EXAMPLE, {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS S F SPA/SC - MAR"], "ITALY": ["F PIE - MAR"]}, "FRANCE")
+    supported = observe(
+        BUR_EXAMPLE,
+        {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS S F SPA/SC - MAR"], "ITALY": ["F PIE - MAR"]},
+        "FRANCE",
+    )
     assert texts(supported, "remains") == ["ENGLAND A GAS remains (seen by A BUR)"]
 
 
@@ -136,7 +158,8 @@ def test_seed_a_holding_unit_is_told_of_attacks_and_where_they_come_from() -> No
     from." Even from far away by convoy; who made it is not said."""
     seen = observe(
         {"FRANCE": ["A BEL"], "GERMANY": ["A RUH"], "ENGLAND": ["A LON", "F NTH"]},
-        {"FRANCE": ["A BEL H"], "GERMANY": ["A RUH - BEL"], "ENGLAND": ["A LON - BEL VIA", "F NTH C A LON - BEL"]}, "FRANCE",
+        {"FRANCE": ["A BEL H"], "GERMANY": ["A RUH - BEL"], "ENGLAND": ["A LON - BEL VIA", "F NTH C A LON - BEL"]},
+        "FRANCE",
     )
     assert sorted(texts(seen, "attacked")) == ["A BEL attacked from LON", "A BEL attacked from RUH"]
     assert {n.get("attacked_from") for n in seen.notices_of("attacked")} == {"LON", "RUH"}
@@ -148,7 +171,9 @@ def test_seed_a_holding_unit_is_told_of_attacks_and_where_they_come_from() -> No
 
 
 def test_a_holding_unit_sees_units_leave_and_enter_but_not_from_where() -> None:
-    seen = observe({"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A KIE"]}, {"GERMANY": ["A MUN - RUH", "A KIE - MUN"]}, "FRANCE")
+    seen = observe(
+        {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A KIE"]}, {"GERMANY": ["A MUN - RUH", "A KIE - MUN"]}, "FRANCE"
+    )
     assert sorted(texts(seen)) == [
         "A German army enters MUN (seen by A BUR)",
         "A German army enters RUH (seen by A BUR)",
@@ -163,25 +188,35 @@ def test_a_holding_unit_sees_units_leave_and_enter_but_not_from_where() -> None:
 def test_a_dislodgement_next_door_is_seen() -> None:
     seen = observe(
         {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"], "AUSTRIA": ["A TYR"]},
-        {"GERMANY": ["A MUN H"], "AUSTRIA": ["A TYR - MUN"], "FRANCE": ["A BUR S A TYR - MUN"]}, "FRANCE",
+        {"GERMANY": ["A MUN H"], "AUSTRIA": ["A TYR - MUN"], "FRANCE": ["A BUR S A TYR - MUN"]},
+        "FRANCE",
     )
     # A BUR's support was needed (MUN was held): it sees as the attacker does, which succeeded.
     assert foreign_orders(seen) == [SeenOrder("AUSTRIA", "A TYR - MUN", ())]
     assert texts(seen) == []
     alone = observe(
         {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"]},
-        {"GERMANY": ["A MUN H"], "AUSTRIA": ["A TYR - MUN"], "FRANCE": ["A BUR H"]}, "FRANCE",
+        {"GERMANY": ["A MUN H"], "AUSTRIA": ["A TYR - MUN"], "FRANCE": ["A BUR H"]},
+        "FRANCE",
     )
-    assert texts(alone) == ["Conflict in MUN: an Austrian army fails to enter (seen by A BUR)", "GERMANY A MUN remains (seen by A BUR)"]
+    assert texts(alone) == [
+        "Conflict in MUN: an Austrian army fails to enter (seen by A BUR)",
+        "GERMANY A MUN remains (seen by A BUR)",
+    ]
     beaten = observe(
         {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"], "AUSTRIA": ["A TYR", "A BOH"]},
-        {"AUSTRIA": ["A TYR - MUN", "A BOH S A TYR - MUN"]}, "FRANCE",
+        {"AUSTRIA": ["A TYR - MUN", "A BOH S A TYR - MUN"]},
+        "FRANCE",
     )
     assert sorted(texts(beaten)) == [
         "An Austrian army enters MUN (seen by A BUR)",
         "GERMANY A MUN is dislodged (seen by A BUR)",
     ]
-    assert beaten.units == (SeenUnit("BUR", "FRANCE", "A"), SeenUnit("MUN", "AUSTRIA", "A"), SeenUnit("MUN", "GERMANY", "A", True))
+    assert beaten.units == (
+        SeenUnit("BUR", "FRANCE", "A"),
+        SeenUnit("MUN", "AUSTRIA", "A"),
+        SeenUnit("MUN", "GERMANY", "A", True),
+    )
 
 
 # --- rule 3 ii): a unit moving ---------------------------------------------------------------------
@@ -190,7 +225,9 @@ def test_a_dislodgement_next_door_is_seen() -> None:
 def test_a_successful_move_is_merely_told_it_succeeded() -> None:
     """ "if a unit order to move moves unopposed, the player is merely told it succeeded ( the
     player is not told, for example, if another unit just vacated that province)" """
-    seen = observe({"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]}, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A BUR - MUN"]}, "FRANCE")
+    seen = observe(
+        {"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]}, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A BUR - MUN"]}, "FRANCE"
+    )
     assert [(o.text, o.mark) for o in seen.orders] == [("A PAR - BUR", "(ok)")]
     assert texts(seen) == []
 
@@ -218,12 +255,24 @@ def test_seed_stand_off_in_the_target_shows_where_the_opposition_came_from() -> 
     FA(Pic) and EA(Par) are a French and an English army; one moved to Bur with the other's
     support, which makes the two-against-two stand-off. Either way round, Italy learns the same.
     """
-    english_moves = observe(MAR_BUR, {
-        "ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"], "ENGLAND": ["A PAR - BUR"], "FRANCE": ["A PIC S A PAR - BUR"],
-    }, "ITALY")
-    french_moves = observe(MAR_BUR, {
-        "ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"], "ENGLAND": ["A PAR S A PIC - BUR"], "FRANCE": ["A PIC - BUR"],
-    }, "ITALY")
+    english_moves = observe(
+        MAR_BUR,
+        {
+            "ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"],
+            "ENGLAND": ["A PAR - BUR"],
+            "FRANCE": ["A PIC S A PAR - BUR"],
+        },
+        "ITALY",
+    )
+    french_moves = observe(
+        MAR_BUR,
+        {
+            "ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"],
+            "ENGLAND": ["A PAR S A PIC - BUR"],
+            "FRANCE": ["A PIC - BUR"],
+        },
+        "ITALY",
+    )
     notice = only(english_moves, "stood-off")
     assert notice.text == "A MAR - BUR S by A MUN fails, stood off by ENGLAND A PAR and FRANCE A PIC"
     assert notice.get("opposition") == (("ENGLAND", "A", "PAR"), ("FRANCE", "A", "PIC"))
@@ -274,11 +323,16 @@ def test_seed_an_attacking_unit_is_not_told_of_an_attack_on_itself_unless_dislod
 
 
 def test_a_move_without_a_convoy_learns_only_that_it_failed() -> None:
-    seen = observe({"ENGLAND": ["A LON", "F NTH"], "FRANCE": ["F BEL", "F HOL"]},
-                   {"ENGLAND": ["A LON - NWY", "F NTH C A LON - NWY"], "FRANCE": ["F BEL - NTH", "F HOL S F BEL - NTH"]}, "ENGLAND")
+    seen = observe(
+        {"ENGLAND": ["A LON", "F NTH"], "FRANCE": ["F BEL", "F HOL"]},
+        {"ENGLAND": ["A LON - NWY", "F NTH C A LON - NWY"], "FRANCE": ["F BEL - NTH", "F HOL S F BEL - NTH"]},
+        "ENGLAND",
+    )
     # "no convoy", not the engine's "disrupted": which of the two it was depends on whether the
     # convoying fleet was dislodged, and the fog never lets result words tell that (fog_words).
-    assert [(o.text, o.result) for o in seen.orders if o.text.startswith("A LON")] == [("A LON - NWY VIA", ("no convoy",))]
+    assert [(o.text, o.result) for o in seen.orders if o.text.startswith("A LON")] == [
+        ("A LON - NWY VIA", ("no convoy",))
+    ]
     assert texts(seen, "stood-off", "stood-off-border") == []
 
 
@@ -292,7 +346,10 @@ def test_seed_an_unneeded_support_is_a_hold() -> None:
     supporting a move by another player which is not ordered by that player." """
     units = {"GERMANY": ["A MUN"], "FRANCE": ["A PAR"], "AUSTRIA": ["A TYR"]}
     unopposed = observe(units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"]}, "GERMANY")
-    assert sorted(texts(unopposed)) == ["A French army enters BUR (seen by A MUN)", "AUSTRIA A TYR remains (seen by A MUN)"]
+    assert sorted(texts(unopposed)) == [
+        "A French army enters BUR (seen by A MUN)",
+        "AUSTRIA A TYR remains (seen by A MUN)",
+    ]
     assert foreign_orders(unopposed) == []
     not_ordered = observe(units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR H"]}, "GERMANY")
     assert texts(not_ordered) == ["AUSTRIA A TYR remains (seen by A MUN)"]
@@ -304,10 +361,16 @@ def test_seed_a_needed_support_sees_what_the_attacker_sees() -> None:
     as the attacking unit – this is particularly important when one player supports another
     player's move." """
     units = {"GERMANY": ["A MUN"], "FRANCE": ["A PAR"], "AUSTRIA": ["A TYR"], "ITALY": ["A MAR", "A GAS"]}
-    won = observe(units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"], "ITALY": ["A MAR - BUR"]}, "GERMANY")
+    won = observe(
+        units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"], "ITALY": ["A MAR - BUR"]}, "GERMANY"
+    )
     assert foreign_orders(won) == [SeenOrder("FRANCE", "A PAR - BUR", ())]
     assert texts(won) == []  # neither the Italian attempt nor the Austrian army next door
-    orders = {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"], "ITALY": ["A MAR - BUR", "A GAS S A MAR - BUR"]}
+    orders = {
+        "GERMANY": ["A MUN S A PAR - BUR"],
+        "FRANCE": ["A PAR - BUR"],
+        "ITALY": ["A MAR - BUR", "A GAS S A MAR - BUR"],
+    }
     record = adjudicate(position(units), orders)
     germany, france = RULES.observe(record, "GERMANY"), RULES.observe(record, "FRANCE")
     assert foreign_orders(germany) == [SeenOrder("FRANCE", "A PAR - BUR", ("bounce",))]
@@ -318,8 +381,16 @@ def test_seed_a_needed_support_sees_what_the_attacker_sees() -> None:
 
 def test_a_cut_support_is_a_hold() -> None:
     units = {"GERMANY": ["A MUN"], "FRANCE": ["A PAR"], "AUSTRIA": ["A TYR"], "ITALY": ["A MAR"]}
-    seen = observe(units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"], "ITALY": ["A MAR - BUR"],
-                           "AUSTRIA": ["A TYR - MUN"]}, "GERMANY")
+    seen = observe(
+        units,
+        {
+            "GERMANY": ["A MUN S A PAR - BUR"],
+            "FRANCE": ["A PAR - BUR"],
+            "ITALY": ["A MAR - BUR"],
+            "AUSTRIA": ["A TYR - MUN"],
+        },
+        "GERMANY",
+    )
     assert sorted(texts(seen)) == [
         "A MUN attacked from TYR",
         "AUSTRIA A TYR remains (seen by A MUN)",
@@ -329,8 +400,11 @@ def test_a_cut_support_is_a_hold() -> None:
 
 
 def test_a_support_to_a_hold_is_a_hold() -> None:
-    seen = observe({"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]},
-                   {"FRANCE": ["A PAR S A BUR"], "GERMANY": ["A MUN - BUR"]}, "FRANCE")
+    seen = observe(
+        {"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]},
+        {"FRANCE": ["A PAR S A BUR"], "GERMANY": ["A MUN - BUR"]},
+        "FRANCE",
+    )
     assert sorted(texts(seen)) == [
         "A BUR attacked from MUN",
         "Conflict in BUR: a German army fails to enter (seen by A PAR)",
@@ -350,7 +424,9 @@ def test_seed_a_convoying_fleet_sees_what_its_army_sees() -> None:
     assert foreign_orders(carried) == [SeenOrder("FRANCE", "A BRE - NWY VIA", ())]
     assert texts(carried) == []  # neither fleet watches: the German fleets are not reported
     units = {"ENGLAND": ["F ENG"], "FRANCE": ["A BRE"], "GERMANY": ["F NTH", "A BEL"]}
-    bounced = observe(units, {"ENGLAND": ["F ENG C A BRE - LON"], "FRANCE": ["A BRE - LON"], "GERMANY": ["F NTH - LON"]}, "ENGLAND")
+    bounced = observe(
+        units, {"ENGLAND": ["F ENG C A BRE - LON"], "FRANCE": ["A BRE - LON"], "GERMANY": ["F NTH - LON"]}, "ENGLAND"
+    )
     assert foreign_orders(bounced) == [SeenOrder("FRANCE", "A BRE - LON VIA", ("bounce",))]
     assert texts(bounced) == ["FRANCE A BRE - LON VIA fails, stood off by GERMANY F NTH"]
 
@@ -372,8 +448,12 @@ def test_seed_a_fleet_the_broken_chain_never_reached_holds() -> None:
 
 def test_a_fleet_the_army_reached_sees_it_even_if_the_chain_breaks_later() -> None:
     units = {"ENGLAND": ["F ENG"], "RUSSIA": ["F NTH"], "FRANCE": ["A BRE"], "GERMANY": ["F HEL", "F HOL"]}
-    orders = {"ENGLAND": ["F ENG C A BRE - NWY"], "RUSSIA": ["F NTH C A BRE - NWY"], "FRANCE": ["A BRE - NWY"],
-              "GERMANY": ["F HEL - NTH", "F HOL S F HEL - NTH"]}
+    orders = {
+        "ENGLAND": ["F ENG C A BRE - NWY"],
+        "RUSSIA": ["F NTH C A BRE - NWY"],
+        "FRANCE": ["A BRE - NWY"],
+        "GERMANY": ["F HEL - NTH", "F HOL S F HEL - NTH"],
+    }
     record = adjudicate(position(units), orders)
     assert record.result_of("BRE").outcome == "disrupted"  # type: ignore[union-attr]
     england = RULES.observe(record, "ENGLAND")
@@ -414,8 +494,10 @@ def test_a_spring_capture_is_reported_when_the_schedule_moves_the_centre() -> No
 def test_retreats_and_adjustments_get_no_combat_vision() -> None:
     """Rule 3 is about "movement and combat": a retreat or an adjustment phase is seen only
     at its end (rule 2), plus garrison reports."""
-    dislodging = adjudicate(position({"GERMANY": ["A MUN", "A RUH"], "FRANCE": ["A BUR", "A GAS"]}),
-                            {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
+    dislodging = adjudicate(
+        position({"GERMANY": ["A MUN", "A RUH"], "FRANCE": ["A BUR", "A GAS"]}),
+        {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]},
+    )
     retreat = adjudicate(dislodging.after, {"FRANCE": ["A BUR R PAR"]})
     seen = RULES.observe(retreat, "GERMANY")
     assert seen.notices == () and foreign_orders(seen) == []
@@ -429,8 +511,11 @@ def test_retreats_and_adjustments_get_no_combat_vision() -> None:
 def test_no_mention_of_what_no_unit_saw() -> None:
     """Battles out of every unit's reach leave no trace: no notice, no order, no unit."""
     orders = {
-        "ENGLAND": ["F LON - ENG", "F EDI - NTH"], "FRANCE": ["F BRE - ENG", "A PAR - BUR", "A MAR S A PAR - BUR"],
-        "GERMANY": ["A MUN - BUR", "F KIE - HOL"], "ITALY": ["A VEN - TYR"], "AUSTRIA": ["A VIE - TYR"],
+        "ENGLAND": ["F LON - ENG", "F EDI - NTH"],
+        "FRANCE": ["F BRE - ENG", "A PAR - BUR", "A MAR S A PAR - BUR"],
+        "GERMANY": ["A MUN - BUR", "F KIE - HOL"],
+        "ITALY": ["A VEN - TYR"],
+        "AUSTRIA": ["A VIE - TYR"],
     }
     seen = RULES.observe(adjudicate(GameState.initial(), orders), "TURKEY")
     assert seen.notices == ()
@@ -441,12 +526,21 @@ def test_no_mention_of_what_no_unit_saw() -> None:
 
 
 def test_the_report_carries_what_was_learned() -> None:
-    orders = {"ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"], "ENGLAND": ["A PAR - BUR"], "FRANCE": ["A PIC S A PAR - BUR"]}
+    orders = {
+        "ITALY": ["A MAR - BUR", "A MUN S A MAR - BUR"],
+        "ENGLAND": ["A PAR - BUR"],
+        "FRANCE": ["A PIC S A PAR - BUR"],
+    }
     report = observe(MAR_BUR, orders, "ITALY").as_json()
-    assert report["notices"] == [{
-        "kind": "stood-off", "text": "A MAR - BUR S by A MUN fails, stood off by ENGLAND A PAR and FRANCE A PIC",
-        "power": "ITALY", "order": "A MAR - BUR", "opposition": [["ENGLAND", "A", "PAR"], ["FRANCE", "A", "PIC"]],
-    }]
+    assert report["notices"] == [
+        {
+            "kind": "stood-off",
+            "text": "A MAR - BUR S by A MUN fails, stood off by ENGLAND A PAR and FRANCE A PIC",
+            "power": "ITALY",
+            "order": "A MAR - BUR",
+            "opposition": [["ENGLAND", "A", "PAR"], ["FRANCE", "A", "PIC"]],
+        }
+    ]
     assert "stood off by ENGLAND A PAR and FRANCE A PIC" in str(report["text"])
 
 
@@ -484,8 +578,16 @@ def test_foreign_units_far_away_change_nothing() -> None:
     base = {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]}
     quiet = observe(units, base, "FRANCE")
     for east in (
-        {"RUSSIA": ["A WAR - GAL", "F SEV - RUM", "A UKR S F SEV - RUM"], "TURKEY": ["A BUL - RUM", "F ANK - BLA"], "AUSTRIA": ["A GAL - WAR"]},
-        {"RUSSIA": ["A WAR - SIL", "F SEV - BLA"], "TURKEY": ["F ANK - BLA", "A BUL S A GAL - RUM"], "AUSTRIA": ["A GAL - RUM"]},
+        {
+            "RUSSIA": ["A WAR - GAL", "F SEV - RUM", "A UKR S F SEV - RUM"],
+            "TURKEY": ["A BUL - RUM", "F ANK - BLA"],
+            "AUSTRIA": ["A GAL - WAR"],
+        },
+        {
+            "RUSSIA": ["A WAR - SIL", "F SEV - BLA"],
+            "TURKEY": ["F ANK - BLA", "A BUL S A GAL - RUM"],
+            "AUSTRIA": ["A GAL - RUM"],
+        },
     ):
         assert as_bytes(observe(units, {**base, **east}, "FRANCE")) == as_bytes(quiet)
 
@@ -538,13 +640,17 @@ def near_facts(record: Resolution, power: str) -> str:
     anchors = {r.unit.province for r in own if r.unit is not None}
     anchors |= {p for r in own for p in order_provinces(r)}
     anchors |= {
-        r.unit.province for r in record.orders
+        r.unit.province
+        for r in record.orders
         if r.unit is not None and isinstance(r.order, Convoy) and r.order.army.province in anchors
     }
     region = _ball(anchors, 2)
     facts = (
-        sorted(repr((r.power, r.unit, r.order, r.outcome, r.results, r.dislodged_by))
-               for r in record.orders if set(order_provinces(r)) & region),
+        sorted(
+            repr((r.power, r.unit, r.order, r.outcome, r.results, r.dislodged_by))
+            for r in record.orders
+            if set(order_provinces(r)) & region
+        ),
         sorted((a, b) for a, b in record.moves.items() if a in region or BOARD.province_of(b) in region),
         sorted((a, b) for a, b in record.dislodged.items() if a in region or b in region),
         sorted((a, b) for a, b in record.supports.items() if a in region or b in region),
@@ -556,14 +662,17 @@ def near_facts(record: Resolution, power: str) -> str:
         sorted(repr(r) for r in record.rejected if r.power == power),
         # The engine alone skips a retreat season nobody needs, so the next phase tells of
         # dislodgements anywhere; the preset's schedule holds every retreat season instead.
-        str(record.after.phase), record.after.completed,
+        str(record.after.phase),
+        record.after.completed,
     )
     return repr(facts)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(battle=battles(), data=st.data())
-def test_changes_far_from_a_power_change_nothing_it_observes(battle: tuple[GameState, dict[str, list[Order]]], data: st.DataObject) -> None:
+def test_changes_far_from_a_power_change_nothing_it_observes(
+    battle: tuple[GameState, dict[str, list[Order]]], data: st.DataObject
+) -> None:
     """Change one foreign unit's order: if nothing near the power's affairs turned out
     differently, its report is byte for byte the same."""
     state, orders = battle

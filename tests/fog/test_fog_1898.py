@@ -16,8 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strategies import adjudicate
-
 from fogdip.bots.random_bot import play_random_game
 from fogdip.documents import state_from_document
 from fogdip.engine import get_rules, legal_orders
@@ -27,17 +25,24 @@ from fogdip.fog import Fog1898Rules, Observation, get_fog_rules
 from fogdip.fog.fog_1898 import defenders, sight_1898
 from fogdip.fog.sight import full_text, order_provinces
 
+from strategies import adjudicate
+
 OBSERVER = "GERMANY"
 
 
-def position(units: Mapping[str, Sequence[str]], centers: Mapping[str, Sequence[str]] | None = None,
-             phase: str = "S1901M") -> GameState:
+def position(
+    units: Mapping[str, Sequence[str]], centers: Mapping[str, Sequence[str]] | None = None, phase: str = "S1901M"
+) -> GameState:
     state, _, _ = state_from_document({"phase": phase, "units": dict(units), "centers": dict(centers or {})})
     return state
 
 
-def play(units: Mapping[str, Sequence[str]], orders: Mapping[str, Sequence[str]],
-         centers: Mapping[str, Sequence[str]] | None = None, phase: str = "S1901M") -> Resolution:
+def play(
+    units: Mapping[str, Sequence[str]],
+    orders: Mapping[str, Sequence[str]],
+    centers: Mapping[str, Sequence[str]] | None = None,
+    phase: str = "S1901M",
+) -> Resolution:
     return adjudicate(position(units, centers, phase), {power: list(given) for power, given in orders.items()})
 
 
@@ -71,11 +76,13 @@ def test_seed_example_2_pru_to_war() -> None:
 
     GAL was out of sight at the beginning (PRU's neighbourhood) and is in sight at the end
     (WAR's)."""
-    arrives = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A GAL"]},
-                   {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A GAL - SIL"]})
+    arrives = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A GAL"]}, {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A GAL - SIL"]}
+    )
     assert foreign(seen_by(arrives)) == ["A ??? - SIL"]
-    leaves = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL"]},
-                  {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A SIL - GAL"]})
+    leaves = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL"]}, {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A SIL - GAL"]}
+    )
     assert foreign(seen_by(leaves)) == ["A SIL - GAL"]
 
 
@@ -84,11 +91,13 @@ def test_seed_example_3_war_to_pru() -> None:
 
     GAL was in sight at the beginning (WAR's neighbourhood) and is out of sight at the end
     (PRU's)."""
-    arrives = play({"GERMANY": ["A WAR"], "AUSTRIA": ["A GAL"]},
-                   {"GERMANY": ["A WAR - PRU"], "AUSTRIA": ["A GAL - SIL"]})
+    arrives = play(
+        {"GERMANY": ["A WAR"], "AUSTRIA": ["A GAL"]}, {"GERMANY": ["A WAR - PRU"], "AUSTRIA": ["A GAL - SIL"]}
+    )
     assert foreign(seen_by(arrives)) == ["A GAL - SIL"]
-    leaves = play({"GERMANY": ["A WAR"], "AUSTRIA": ["A SIL"]},
-                  {"GERMANY": ["A WAR - PRU"], "AUSTRIA": ["A SIL - GAL"]})
+    leaves = play(
+        {"GERMANY": ["A WAR"], "AUSTRIA": ["A SIL"]}, {"GERMANY": ["A WAR - PRU"], "AUSTRIA": ["A SIL - GAL"]}
+    )
     assert foreign(seen_by(leaves)) == ["A SIL - ???"]
 
 
@@ -98,8 +107,10 @@ def test_seed_example_4_support_of_a_move_half_seen() -> None:
     The seed's "A Gal S" is a typo for "A Sil S": the supporting unit is in SIL, a province
     Germany sees, and the rule shows a support with the supporter's own province. The
     supported move is seen as "A ??? - WAR", so the support shows just as much of it."""
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR"]},
-                  {"GERMANY": ["A PRU H"], "RUSSIA": ["A SIL S A UKR - WAR", "A UKR - WAR"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR"]},
+        {"GERMANY": ["A PRU H"], "RUSSIA": ["A SIL S A UKR - WAR", "A UKR - WAR"]},
+    )
     assert sorted(foreign(seen_by(record))) == ["A ??? - WAR", "A SIL S A ??? - WAR"]
 
 
@@ -108,8 +119,10 @@ def test_seed_example_5_support_of_an_unseen_move() -> None:
 
     Neither BOH nor MUN is next to PRU: the move is not seen, so nothing of it shows in the
     support, and the move itself is not reported."""
-    record = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH"]},
-                  {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL S A BOH - MUN", "A BOH - MUN"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH"]},
+        {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL S A BOH - MUN", "A BOH - MUN"]},
+    )
     seen = seen_by(record)
     assert foreign(seen) == ["A SIL S ???"]
     assert "BOH" not in seen.text() and "MUN" not in seen.text()
@@ -118,9 +131,11 @@ def test_seed_example_5_support_of_an_unseen_move() -> None:
 def test_a_centre_sees_too_so_example_5_changes_with_kiel() -> None:
     """Seed: "own supply centers and each province around them". With the 1898 start's KIE,
     Germany sees MUN, so the supported move arrives in sight and the support shows it."""
-    record = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH"]},
-                  {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL S A BOH - MUN", "A BOH - MUN"]},
-                  centers={"GERMANY": ["KIE"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH"]},
+        {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL S A BOH - MUN", "A BOH - MUN"]},
+        centers={"GERMANY": ["KIE"]},
+    )
     assert sorted(foreign(seen_by(record))) == ["A ??? - MUN", "A SIL S A ??? - MUN"]
 
 
@@ -134,11 +149,12 @@ def test_sight_is_every_neighbour_whatever_the_terrain() -> None:
 
 
 def test_opening_sight_centres_and_units_with_visible_centre_owners() -> None:
-    state = position({"GERMANY": ["A PRU"], "RUSSIA": ["A WAR"]},
-                     centers={"GERMANY": ["KIE"], "RUSSIA": ["WAR", "MOS"], "FRANCE": ["HOL"]})
+    state = position(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A WAR"]},
+        centers={"GERMANY": ["KIE"], "RUSSIA": ["WAR", "MOS"], "FRANCE": ["HOL"]},
+    )
     seen = Fog1898Rules().initial(state, "GERMANY")
-    assert seen.visible == {"PRU", "BAL", "BER", "LVN", "SIL", "WAR",
-                            "KIE", "DEN", "HEL", "HOL", "MUN", "RUH"}
+    assert seen.visible == {"PRU", "BAL", "BER", "LVN", "SIL", "WAR", "KIE", "DEN", "HEL", "HOL", "MUN", "RUH"}
     assert seen.center_owners == {"KIE": "GERMANY", "WAR": "RUSSIA", "HOL": "FRANCE"}
     assert [(str(u), u.owner) for u in seen.units] == [("A PRU", "GERMANY"), ("A WAR", "RUSSIA")]
 
@@ -147,8 +163,9 @@ def test_a_dislodged_unit_sees_by_option() -> None:
     """A dislodged unit still occupies its province until it retreats (option
     ``dislodged_units_see``); without its sight Germany, with no other unit, sees nothing at
     the end, so the attack reaches a province out of sight."""
-    record = play({"GERMANY": ["A SIL"], "AUSTRIA": ["A BOH", "A GAL"]},
-                  {"AUSTRIA": ["A BOH - SIL", "A GAL S A BOH - SIL"]})
+    record = play(
+        {"GERMANY": ["A SIL"], "AUSTRIA": ["A BOH", "A GAL"]}, {"AUSTRIA": ["A BOH - SIL", "A GAL S A BOH - SIL"]}
+    )
     seen = seen_by(record)
     assert sorted(foreign(seen)) == ["A BOH - SIL", "A GAL S A BOH - SIL"]
     assert sorted(str(u) for u in seen.units) == ["*A SIL", "A GAL", "A SIL"]
@@ -163,8 +180,10 @@ def test_a_dislodged_unit_sees_by_option() -> None:
 
 def test_a_failed_move_is_seen_where_it_stayed_and_its_target_by_option() -> None:
     """A failed move "ends up" where it started. SIL is in sight throughout; GAL is not."""
-    record = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL"], "RUSSIA": ["A UKR"]},
-                  {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL - GAL"], "RUSSIA": ["A UKR - GAL"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL"], "RUSSIA": ["A UKR"]},
+        {"GERMANY": ["A PRU H"], "AUSTRIA": ["A SIL - GAL"], "RUSSIA": ["A UKR - GAL"]},
+    )
     assert foreign_marks(seen_by(record)) == {"A SIL - ???": "(fails)"}
     assert foreign_marks(seen_by(record, failed_move_target="always")) == {"A SIL - GAL": "(fails)"}
 
@@ -181,14 +200,18 @@ def test_a_failed_move_from_a_province_seen_only_at_the_end() -> None:
 
 def test_a_failed_move_from_a_province_seen_only_at_the_beginning() -> None:
     """UKR drops out of sight as Germany's army leaves WAR; the attempt from it was watched."""
-    record = play({"GERMANY": ["A WAR"], "RUSSIA": ["A UKR"], "TURKEY": ["A RUM"]},
-                  {"GERMANY": ["A WAR - PRU"], "RUSSIA": ["A UKR - SEV"], "TURKEY": ["A RUM - SEV"]})
+    record = play(
+        {"GERMANY": ["A WAR"], "RUSSIA": ["A UKR"], "TURKEY": ["A RUM"]},
+        {"GERMANY": ["A WAR - PRU"], "RUSSIA": ["A UKR - SEV"], "TURKEY": ["A RUM - SEV"]},
+    )
     assert foreign_marks(seen_by(record)) == {"A UKR - ???": "(fails)"}
 
 
 def test_moves_carry_their_outcome_and_other_orders_do_not() -> None:
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR", "A LVN"]},
-                  {"GERMANY": ["A PRU H"], "RUSSIA": ["A SIL S A UKR - WAR", "A UKR - WAR", "A LVN H"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR", "A LVN"]},
+        {"GERMANY": ["A PRU H"], "RUSSIA": ["A SIL S A UKR - WAR", "A UKR - WAR", "A LVN H"]},
+    )
     assert foreign_marks(seen_by(record)) == {"A ??? - WAR": "(ok)", "A SIL S A ??? - WAR": "", "A LVN H": ""}
     assert "A LVN H" not in foreign(seen_by(record, show_holds=False))
 
@@ -202,16 +225,17 @@ def test_a_voided_foreign_order_is_reported_as_a_hold() -> None:
 
 
 def test_support_to_hold_shows_the_supported_unit_only_if_seen() -> None:
-    record = play({"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH", "A WAR", "A GAL"]},
-                  {"AUSTRIA": ["A SIL S A BOH", "A WAR S A GAL"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "AUSTRIA": ["A SIL", "A BOH", "A WAR", "A GAL"]},
+        {"AUSTRIA": ["A SIL S A BOH", "A WAR S A GAL"]},
+    )
     # Neither BOH nor GAL is next to PRU (SIL and WAR are): both supports name units Germany
     # cannot see, and their holds are not seen either.
     assert sorted(foreign(seen_by(record))) == ["A SIL S ???", "A WAR S ???"]
 
 
 def test_support_to_hold_of_a_unit_in_sight() -> None:
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A WAR", "A SIL"]},
-                  {"RUSSIA": ["A SIL S A WAR", "A WAR H"]})
+    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A WAR", "A SIL"]}, {"RUSSIA": ["A SIL S A WAR", "A WAR H"]})
     assert sorted(foreign(seen_by(record))) == ["A SIL S A WAR", "A WAR H"]
 
 
@@ -227,8 +251,7 @@ def test_convoys_show_as_much_as_the_convoyed_army() -> None:
 def test_a_void_support_of_an_unseen_unit_shows_nothing_of_it() -> None:
     """UKR holds instead of making the move SIL supports. Germany cannot see UKR, so the
     support reads as it would had UKR tried and failed unseen: "S ???"."""
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR"]},
-                  {"RUSSIA": ["A SIL S A UKR - WAR", "A UKR H"]})
+    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A SIL", "A UKR"]}, {"RUSSIA": ["A SIL S A UKR - WAR", "A UKR H"]})
     assert foreign(seen_by(record)) == ["A SIL S ???"]
 
 
@@ -238,12 +261,14 @@ def test_a_void_support_of_an_unseen_unit_shows_nothing_of_it() -> None:
 def test_bounce_tells_both_that_another_unit_tried_but_not_from_where() -> None:
     """Seed: "if there is a bounce, both players will know that other unit tried to move to
     the target province, but won't know from where unless they see it otherwise"."""
-    record = play({"GERMANY": ["A BER"], "AUSTRIA": ["A BOH"]},
-                  {"GERMANY": ["A BER - SIL"], "AUSTRIA": ["A BOH - SIL"]})
+    record = play(
+        {"GERMANY": ["A BER"], "AUSTRIA": ["A BOH"]}, {"GERMANY": ["A BER - SIL"], "AUSTRIA": ["A BOH - SIL"]}
+    )
     for power, other_origin in (("GERMANY", "BOH"), ("AUSTRIA", "BER")):
         seen = seen_by(record, power)
         assert [n.as_json() for n in seen.notices] == [
-            {"kind": "bounce", "text": "Another unit also tried to move to SIL", "target": "SIL"}]
+            {"kind": "bounce", "text": "Another unit also tried to move to SIL", "target": "SIL"}
+        ]
         assert foreign(seen) == []
         assert other_origin not in json.dumps(seen.as_json())
 
@@ -265,20 +290,28 @@ def test_the_attacker_learns_how_many_units_defend(cut: bool, count: int) -> Non
     """Seed: "if a province is defended by many units, player trying to enter it
     unsuccessfully will know how many units defend the province". MOS and UKR are out of
     Germany's sight; a support cut by Turkey's attack does not defend."""
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A WAR", "A MOS", "A UKR"], "TURKEY": ["A RUM"]},
-                  {"GERMANY": ["A PRU - WAR"], "RUSSIA": ["A WAR H", "A MOS S A WAR", "A UKR S A WAR"],
-                   "TURKEY": ["A RUM - UKR" if cut else "A RUM H"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A WAR", "A MOS", "A UKR"], "TURKEY": ["A RUM"]},
+        {
+            "GERMANY": ["A PRU - WAR"],
+            "RUSSIA": ["A WAR H", "A MOS S A WAR", "A UKR S A WAR"],
+            "TURKEY": ["A RUM - UKR" if cut else "A RUM H"],
+        },
+    )
     seen = seen_by(record)
     units = "units"
     assert [n.as_json() for n in seen.notices] == [
-        {"kind": "defended", "text": f"WAR was defended by {count} {units}", "target": "WAR", "defenders": count}]
+        {"kind": "defended", "text": f"WAR was defended by {count} {units}", "target": "WAR", "defenders": count}
+    ]
     assert foreign(seen) == ["A WAR H"]
     assert defenders(record, "WAR") == count
 
 
 def test_a_lone_defender_and_a_bounce_together() -> None:
-    record = play({"GERMANY": ["A PRU"], "RUSSIA": ["A WAR"], "AUSTRIA": ["A GAL"]},
-                  {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A GAL - WAR"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A WAR"], "AUSTRIA": ["A GAL"]},
+        {"GERMANY": ["A PRU - WAR"], "AUSTRIA": ["A GAL - WAR"]},
+    )
     notices = [n.text for n in seen_by(record).notices]
     assert notices == ["Another unit also tried to move to WAR", "WAR was defended by 1 unit"]
     assert "GAL" not in seen_by(record).text()
@@ -288,15 +321,21 @@ def test_a_lone_defender_and_a_bounce_together() -> None:
 
 
 def test_retreats_are_seen_like_moves() -> None:
-    first = play({"GERMANY": ["A PRU"], "RUSSIA": ["A SIL"], "AUSTRIA": ["A BOH", "A MUN"]},
-                 {"AUSTRIA": ["A BOH - SIL", "A MUN S A BOH - SIL"]})
+    first = play(
+        {"GERMANY": ["A PRU"], "RUSSIA": ["A SIL"], "AUSTRIA": ["A BOH", "A MUN"]},
+        {"AUSTRIA": ["A BOH - SIL", "A MUN S A BOH - SIL"]},
+    )
     retreat = adjudicate(first.after, {"RUSSIA": ["A SIL R GAL"]})
     assert foreign_marks(seen_by(retreat)) == {"A SIL R ???": "(ok)"}
 
 
 def test_builds_in_sight_are_seen() -> None:
-    record = play({"GERMANY": ["A PRU"]}, {"RUSSIA": ["A WAR B", "A MOS B"]},
-                  centers={"GERMANY": ["KIE"], "RUSSIA": ["WAR", "MOS"]}, phase="W1901A")
+    record = play(
+        {"GERMANY": ["A PRU"]},
+        {"RUSSIA": ["A WAR B", "A MOS B"]},
+        centers={"GERMANY": ["KIE"], "RUSSIA": ["WAR", "MOS"]},
+        phase="W1901A",
+    )
     assert foreign(seen_by(record)) == ["A WAR B"]
 
 
@@ -304,8 +343,10 @@ def test_builds_in_sight_are_seen() -> None:
 
 
 def test_no_mention_of_units_out_of_sight() -> None:
-    record = play({"GERMANY": ["A PRU"], "TURKEY": ["A SMY"], "RUSSIA": ["A MOS", "A SEV"]},
-                  {"TURKEY": ["A SMY - ARM"], "RUSSIA": ["A MOS - UKR", "A SEV S A MOS - UKR"]})
+    record = play(
+        {"GERMANY": ["A PRU"], "TURKEY": ["A SMY"], "RUSSIA": ["A MOS", "A SEV"]},
+        {"TURKEY": ["A SMY - ARM"], "RUSSIA": ["A MOS - UKR", "A SEV S A MOS - UKR"]},
+    )
     seen = seen_by(record)
     text = json.dumps(seen.as_json())
     for province in ("SMY", "ARM", "MOS", "SEV", "UKR", "TURKEY", "RUSSIA"):
@@ -362,8 +403,11 @@ def test_random_games_reveal_only_what_was_in_sight(seed: int, always: bool) -> 
                 if order.power == power:
                     continue
                 province = order.text.split()[1].partition("/")[0]
-                matches = [text for (owner, where), text in full.items()
-                           if owner == order.power and (where == province or province == "???")]
+                matches = [
+                    text
+                    for (owner, where), text in full.items()
+                    if owner == order.power and (where == province or province == "???")
+                ]
                 assert any(_masks(text, order.text) for text in matches), order
                 named = {word.partition("/")[0] for word in order.text.split() if word.isupper() and len(word) >= 3}
                 named -= {"???", "VIA"}
@@ -405,14 +449,20 @@ def test_changing_a_hidden_order_changes_nothing_seen(seed: int) -> None:
                     if alternative == original.order:
                         continue
                     orders = dict(given)
-                    orders[unit.power] = [alternative if r.unit is not None and r.unit.province == province
-                                          else r.order for r in record.orders if r.power == unit.power]
+                    orders[unit.power] = [
+                        alternative if r.unit is not None and r.unit.province == province else r.order
+                        for r in record.orders
+                        if r.power == unit.power
+                    ]
                     changed = adjudicate(state, orders, engine_rules)
                     before = {(r.power, full_text(r), r.outcome) for r in record.orders}
                     after = {(r.power, full_text(r), r.outcome) for r in changed.orders}
-                    touched = {p for r in record.orders + changed.orders
-                               if (r.power, full_text(r), r.outcome) in before ^ after
-                               for p in order_provinces(r)}
+                    touched = {
+                        p
+                        for r in record.orders + changed.orders
+                        if (r.power, full_text(r), r.outcome) in before ^ after
+                        for p in order_provinces(r)
+                    }
                     if touched & sight or rules.watch(changed, power) != watch:
                         continue
                     assert _report(rules.observe(changed, power)) == report
@@ -447,16 +497,38 @@ Visible: BAL BER DEN HEL HOL KIE LVN MUN NTH PRU RUH SIL SKA SWE WAR"""
 def test_the_sample_report_of_the_docs() -> None:
     """docs/variants/fog-1898.md shows this report; Austria's side is described there too."""
     record = play(
-        {"GERMANY": ["A PRU", "F KIE"], "RUSSIA": ["A WAR", "A LVN", "A UKR"], "AUSTRIA": ["A BOH", "A SIL"],
-         "FRANCE": ["A BUR"], "ENGLAND": ["F NTH"]},
-        {"GERMANY": ["A PRU - WAR", "F KIE - DEN"], "RUSSIA": ["A WAR H", "A LVN S A WAR", "A UKR - GAL"],
-         "AUSTRIA": ["A BOH - MUN", "A SIL - GAL"], "FRANCE": ["A BUR - MUN"], "ENGLAND": ["F NTH - HEL"]},
-        centers={"GERMANY": ["KIE", "BER"], "RUSSIA": ["WAR", "STP"], "AUSTRIA": ["TRI", "MUN"],
-                 "FRANCE": ["BRE"], "ENGLAND": ["EDI", "HOL"]},
-        phase="S1902M")
+        {
+            "GERMANY": ["A PRU", "F KIE"],
+            "RUSSIA": ["A WAR", "A LVN", "A UKR"],
+            "AUSTRIA": ["A BOH", "A SIL"],
+            "FRANCE": ["A BUR"],
+            "ENGLAND": ["F NTH"],
+        },
+        {
+            "GERMANY": ["A PRU - WAR", "F KIE - DEN"],
+            "RUSSIA": ["A WAR H", "A LVN S A WAR", "A UKR - GAL"],
+            "AUSTRIA": ["A BOH - MUN", "A SIL - GAL"],
+            "FRANCE": ["A BUR - MUN"],
+            "ENGLAND": ["F NTH - HEL"],
+        },
+        centers={
+            "GERMANY": ["KIE", "BER"],
+            "RUSSIA": ["WAR", "STP"],
+            "AUSTRIA": ["TRI", "MUN"],
+            "FRANCE": ["BRE"],
+            "ENGLAND": ["EDI", "HOL"],
+        },
+        phase="S1902M",
+    )
     assert seen_by(record).text() == SAMPLE_REPORT
     austria = seen_by(record, "AUSTRIA")
     assert [n.text for n in austria.notices] == [
-        "Another unit also tried to move to GAL", "Another unit also tried to move to MUN"]
+        "Another unit also tried to move to GAL",
+        "Another unit also tried to move to MUN",
+    ]
     assert foreign_marks(austria) == {
-        "A BUR - MUN": "(fails)", "A PRU - WAR": "(fails)", "F KIE - ???": "(ok)", "A WAR H": ""}
+        "A BUR - MUN": "(fails)",
+        "A PRU - WAR": "(fails)",
+        "F KIE - ???": "(ok)",
+        "A WAR H": "",
+    }

@@ -18,21 +18,25 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from strategies import adjudicate
-
 from fogdip.bots.random_bot import random_orders
 from fogdip.documents import state_from_document
 from fogdip.engine import Dislodged, GameState, Order, Phase, Resolution, Unit, get_rules, legal_orders, standard_map
 from fogdip.fog import FogOfWarRules, get_fog_rules
 from fogdip.fog.observation import Observation
 
+from strategies import adjudicate
+
 RULES = FogOfWarRules()
 ENGINE = get_rules().with_options(legality="map")
 BOARD = standard_map()
 
 HOMES = {
-    "AUSTRIA": ["VIE", "BUD", "TRI"], "ENGLAND": ["LON", "EDI", "LVP"], "FRANCE": ["PAR", "MAR", "BRE"],
-    "GERMANY": ["BER", "KIE", "MUN"], "ITALY": ["VEN", "ROM", "NAP"], "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
+    "AUSTRIA": ["VIE", "BUD", "TRI"],
+    "ENGLAND": ["LON", "EDI", "LVP"],
+    "FRANCE": ["PAR", "MAR", "BRE"],
+    "GERMANY": ["BER", "KIE", "MUN"],
+    "ITALY": ["VEN", "ROM", "NAP"],
+    "RUSSIA": ["WAR", "MOS", "SEV", "STP"],
     "TURKEY": ["ANK", "CON", "SMY"],
 }
 
@@ -55,9 +59,12 @@ SPRING_GERMANY = ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"]
 # the Spring alternative with A Mun holding would have revealed it), England's fleet in the
 # North Sea, Russian armies in Prussia and Warsaw for the Winter's "new units in Pru and Sil".
 FALL_UNITS = {
-    "GERMANY": ["F HOL", "A KIE", "A RUH"], "FRANCE": ["A BUR", "A MAR", "F MAO"],
-    "ENGLAND": ["F NTH", "F NWG", "A YOR"], "RUSSIA": ["A PRU", "A WAR", "F SEV", "F BOT"],
-    "AUSTRIA": ["A BOH", "A SER", "F ALB"], "ITALY": ["A TYR", "A APU", "F ION"],
+    "GERMANY": ["F HOL", "A KIE", "A RUH"],
+    "FRANCE": ["A BUR", "A MAR", "F MAO"],
+    "ENGLAND": ["F NTH", "F NWG", "A YOR"],
+    "RUSSIA": ["A PRU", "A WAR", "F SEV", "F BOT"],
+    "AUSTRIA": ["A BOH", "A SER", "F ALB"],
+    "ITALY": ["A TYR", "A APU", "F ION"],
     "TURKEY": ["A BUL", "A CON", "F ANK"],
 }
 FALL_GERMANY = ["A RUH - BEL", "F HOL S A RUH - BEL", "A KIE - DEN"]
@@ -76,7 +83,11 @@ FALL_FOREIGN = {
 
 def position(units: Mapping[str, Sequence[str]], phase: str, centers: Mapping[str, Sequence[str]] = HOMES) -> GameState:
     state, _rules, _orders = state_from_document(
-        {"phase": phase, "units": {p: list(u) for p, u in units.items()}, "centers": {p: list(c) for p, c in centers.items()}}
+        {
+            "phase": phase,
+            "units": {p: list(u) for p, u in units.items()},
+            "centers": {p: list(c) for p, c in centers.items()},
+        }
     )
     return state
 
@@ -90,7 +101,9 @@ def held(resolution: Resolution) -> Resolution:
     if before.phase.kind != "M" or after.phase == retreat:
         return resolution
     return dataclasses.replace(
-        resolution, after=after.with_changes(phase=retreat, centers=before.centers, completed=False), skipped=(),
+        resolution,
+        after=after.with_changes(phase=retreat, centers=before.centers, completed=False),
+        skipped=(),
     )
 
 
@@ -139,7 +152,9 @@ def test_seed_spring_no_enemy_orders() -> None:
     no enemy orders." """
     seen = RULES.observe(spring(), GERMANY)
     assert orders(seen, own=True) == [
-        (GERMANY, "A BER - KIE", ()), (GERMANY, "A MUN - RUH", ()), (GERMANY, "F KIE - HOL", ()),
+        (GERMANY, "A BER - KIE", ()),
+        (GERMANY, "A MUN - RUH", ()),
+        (GERMANY, "F KIE - HOL", ()),
     ]
     assert orders(seen) == []
     assert [o.mark for o in seen.orders] == ["(ok)", "(ok)", "(ok)"]
@@ -159,7 +174,12 @@ def test_seed_spring_munich_holding_or_moving_to_burgundy(munich: str) -> None:
     own = dict((text, result) for _power, text, result in orders(seen, own=True))
     assert own[munich] == (() if munich == "A MUN H" else ("bounce",))
     assert units(seen) == {
-        "GERMANY F HOL", "GERMANY A KIE", "GERMANY A MUN", "ENGLAND F NTH", "FRANCE A BUR", "FRANCE A MAR",
+        "GERMANY F HOL",
+        "GERMANY A KIE",
+        "GERMANY A MUN",
+        "ENGLAND F NTH",
+        "FRANCE A BUR",
+        "FRANCE A MAR",
     }
     assert "MAR" not in seen.visible and "BUR" in seen.visible
 
@@ -185,7 +205,10 @@ def test_seed_summer_is_held_and_tells_nothing() -> None:
     assert after_moves.next_phase == "S1901R" and after_summer.next_phase == "F1901M"
     assert after_summer.orders == () and after_summer.notices == ()
     assert (after_summer.visible, after_summer.units, after_summer.centers) == (
-        after_moves.visible, after_moves.units, after_moves.centers)
+        after_moves.visible,
+        after_moves.units,
+        after_moves.centers,
+    )
 
 
 def test_seed_fall_city_sees_the_moves_into_itself() -> None:
@@ -196,7 +219,9 @@ def test_seed_fall_city_sees_the_moves_into_itself() -> None:
     the unit in Boh is revealed, but the space is still gray." """
     seen = RULES.observe(fall(), GERMANY)
     assert orders(seen, own=True) == [
-        (GERMANY, "A KIE - DEN", ()), (GERMANY, "A RUH - BEL", ()), (GERMANY, "F HOL S A RUH - BEL", ()),
+        (GERMANY, "A KIE - DEN", ()),
+        (GERMANY, "A RUH - BEL", ()),
+        (GERMANY, "F HOL S A RUH - BEL", ()),
     ]
     assert orders(seen) == [
         ("AUSTRIA", "A BOH S A TYR - MUN", None),
@@ -206,8 +231,14 @@ def test_seed_fall_city_sees_the_moves_into_itself() -> None:
     assert "BOH" not in seen.visible
     assert seen.visible == {"BEL", "BER", "BUR", "DEN", "HEL", "HOL", "KIE", "MUN", "NTH", "PIC", "RUH", "SWE"}
     assert units(seen) == {
-        "GERMANY A BEL", "GERMANY F HOL", "GERMANY A DEN", "AUSTRIA A BOH", "FRANCE A BUR", "ITALY A MUN",
-        "ENGLAND F NTH", "RUSSIA F SWE",
+        "GERMANY A BEL",
+        "GERMANY F HOL",
+        "GERMANY A DEN",
+        "AUSTRIA A BOH",
+        "FRANCE A BUR",
+        "ITALY A MUN",
+        "ENGLAND F NTH",
+        "RUSSIA F SWE",
     }
     # Munich is still German until the retreat season is over, so the city still sees.
     assert seen.center_owners == {"BER": GERMANY, "KIE": GERMANY, "MUN": GERMANY}
@@ -255,7 +286,14 @@ def test_seed_autumn_retreats_tell_nothing_new_and_the_lost_city_goes_dark() -> 
     seen = RULES.observe(autumn(), GERMANY)
     assert seen.phase == "F1901R" and seen.orders == ()
     assert "MUN" not in seen.visible and seen.unit_at("MUN") is None
-    assert seen.center_owners == {"BEL": GERMANY, "BER": GERMANY, "DEN": GERMANY, "HOL": GERMANY, "KIE": GERMANY, "SWE": "RUSSIA"}
+    assert seen.center_owners == {
+        "BEL": GERMANY,
+        "BER": GERMANY,
+        "DEN": GERMANY,
+        "HOL": GERMANY,
+        "KIE": GERMANY,
+        "SWE": "RUSSIA",
+    }
     assert [n.text for n in seen.notices] == ["You gained BEL", "You gained DEN", "You gained HOL", "You lost MUN"]
     assert not {"PRU", "SIL"} & seen.visible
 
@@ -268,8 +306,17 @@ def test_seed_winter_army_builds_reveal_prussia_and_silesia() -> None:
     assert orders(seen) == []
     assert {"PRU", "SIL", "MUN"} <= seen.visible
     assert units(seen) == {
-        "GERMANY A BEL", "GERMANY A BER", "GERMANY A DEN", "GERMANY F HOL", "GERMANY A KIE",
-        "RUSSIA A PRU", "RUSSIA A SIL", "RUSSIA F SWE", "ITALY A MUN", "FRANCE A BUR", "ENGLAND F NTH",
+        "GERMANY A BEL",
+        "GERMANY A BER",
+        "GERMANY A DEN",
+        "GERMANY F HOL",
+        "GERMANY A KIE",
+        "RUSSIA A PRU",
+        "RUSSIA A SIL",
+        "RUSSIA F SWE",
+        "ITALY A MUN",
+        "FRANCE A BUR",
+        "ENGLAND F NTH",
     }
     assert seen.center_owners["MUN"] == "ITALY"
 
@@ -292,8 +339,15 @@ def test_seed_winter_two_fleets_leave_silesia_and_munich_dark() -> None:
     assert seen.unit_at("MUN") is None and seen.unit_at("SIL") is None
     assert "MUN" not in seen.center_owners
     assert units(seen) == {
-        "GERMANY A BEL", "GERMANY F BER", "GERMANY A DEN", "GERMANY F HOL", "GERMANY F KIE",
-        "RUSSIA A PRU", "RUSSIA F SWE", "FRANCE A BUR", "ENGLAND F NTH",
+        "GERMANY A BEL",
+        "GERMANY F BER",
+        "GERMANY A DEN",
+        "GERMANY F HOL",
+        "GERMANY F KIE",
+        "RUSSIA A PRU",
+        "RUSSIA F SWE",
+        "FRANCE A BUR",
+        "ENGLAND F NTH",
     }
 
 
@@ -322,15 +376,25 @@ def test_opening_sight() -> None:
 def _retreat_game() -> Resolution:
     """Germany dislodges the French fleet in Brest; an Austrian attack dislodges the Italian
     army in Piedmont; Turkey dislodges the Russian army in Rumania, far from Germany."""
-    state = position({
-        "GERMANY": ["A PIC", "A GAS"], "FRANCE": ["F BRE"], "ITALY": ["A PIE"], "AUSTRIA": ["A TYR", "A VEN"],
-        "RUSSIA": ["A RUM"], "TURKEY": ["A BUL", "F BLA"],
-    }, "S1902M")
-    return adjudicate(state, {
-        "GERMANY": ["A PIC - BRE", "A GAS S A PIC - BRE"],
-        "AUSTRIA": ["A TYR - PIE", "A VEN S A TYR - PIE"],
-        "TURKEY": ["A BUL - RUM", "F BLA S A BUL - RUM"],
-    })
+    state = position(
+        {
+            "GERMANY": ["A PIC", "A GAS"],
+            "FRANCE": ["F BRE"],
+            "ITALY": ["A PIE"],
+            "AUSTRIA": ["A TYR", "A VEN"],
+            "RUSSIA": ["A RUM"],
+            "TURKEY": ["A BUL", "F BLA"],
+        },
+        "S1902M",
+    )
+    return adjudicate(
+        state,
+        {
+            "GERMANY": ["A PIC - BRE", "A GAS S A PIC - BRE"],
+            "AUSTRIA": ["A TYR - PIE", "A VEN S A TYR - PIE"],
+            "TURKEY": ["A BUL - RUM", "F BLA S A BUL - RUM"],
+        },
+    )
 
 
 def test_movement_own_dislodgement_notice_names_the_attack() -> None:
@@ -347,7 +411,9 @@ def test_retreats_out_of_and_into_sight() -> None:
     movement = _retreat_game()
     before = RULES.observe(movement, GERMANY)
     assert "FRANCE *F BRE" in units(before) and "PIE" not in before.visible
-    record = adjudicate(movement.after, {"FRANCE": ["F BRE R MAO"], "ITALY": ["A PIE R MAR"], "RUSSIA": ["A RUM R UKR"]})
+    record = adjudicate(
+        movement.after, {"FRANCE": ["F BRE R MAO"], "ITALY": ["A PIE R MAR"], "RUSSIA": ["A RUM R UKR"]}
+    )
     seen = RULES.observe(record, GERMANY)
     assert orders(seen) == [("FRANCE", "F BRE R MAO", ()), ("ITALY", "A PIE R MAR", ())]
     assert "MAO" not in seen.visible and "MAR" in seen.visible
@@ -358,10 +424,12 @@ def test_a_retreat_clash_in_sight_is_known_to_fail() -> None:
     """Two units retreating to the same space both disband; a power watching knows the
     retreats failed."""
     state = position({"GERMANY": ["A BUR"], "FRANCE": ["A PAR"]}, "S1902R", centers={})
-    state = state.with_changes(dislodged={
-        "BRE": Dislodged(Unit("ENGLAND", "A", "BRE"), "PIC", ("GAS",)),
-        "MAR": Dislodged(Unit("ITALY", "A", "MAR"), "PIE", ("GAS", "SPA")),
-    })
+    state = state.with_changes(
+        dislodged={
+            "BRE": Dislodged(Unit("ENGLAND", "A", "BRE"), "PIC", ("GAS",)),
+            "MAR": Dislodged(Unit("ITALY", "A", "MAR"), "PIE", ("GAS", "SPA")),
+        }
+    )
     seen = RULES.observe(adjudicate(state, {"ENGLAND": ["A BRE R GAS"], "ITALY": ["A MAR R GAS"]}), GERMANY)
     assert orders(seen) == [("ENGLAND", "A BRE R GAS", ("fails",)), ("ITALY", "A MAR R GAS", ("fails",))]
     assert seen.unit_at("GAS") is None
@@ -371,7 +439,8 @@ def test_adjustments_are_seen_as_units_not_orders() -> None:
     """A foreign build in sight shows as a new unit, a removal in sight as a unit gone; no
     foreign adjustment order is listed."""
     state = position(
-        {"GERMANY": ["A SIL"], "RUSSIA": ["A GAL"], "AUSTRIA": ["A BOH", "A TYR"]}, "W1901A",
+        {"GERMANY": ["A SIL"], "RUSSIA": ["A GAL"], "AUSTRIA": ["A BOH", "A TYR"]},
+        "W1901A",
         centers={"GERMANY": ["BER"], "RUSSIA": ["WAR", "MOS"], "AUSTRIA": ["VIE"]},
     )
     seen = RULES.observe(adjudicate(state, {"RUSSIA": ["A WAR B"], "AUSTRIA": ["A BOH D"]}), GERMANY)
@@ -384,19 +453,30 @@ def test_revealed_unit_dislodged_by_a_revealed_attack() -> None:
     """England's army, convoyed by a French fleet, bounces in Belgium: England watched Belgium
     without seeing it at the end, and knows the German army there was dislodged because the
     French attack that took Belgium was revealed to it."""
-    state = position({
-        "ENGLAND": ["A LON"], "FRANCE": ["F ENG", "A PIC", "A BUR"], "GERMANY": ["A BEL"],
-    }, "S1902M", centers={})
-    record = adjudicate(state, {
-        "ENGLAND": ["A LON - BEL VIA"],
-        "FRANCE": ["F ENG C A LON - BEL", "A PIC - BEL", "A BUR S A PIC - BEL"],
-        "GERMANY": ["A BEL H"],
-    })
+    state = position(
+        {
+            "ENGLAND": ["A LON"],
+            "FRANCE": ["F ENG", "A PIC", "A BUR"],
+            "GERMANY": ["A BEL"],
+        },
+        "S1902M",
+        centers={},
+    )
+    record = adjudicate(
+        state,
+        {
+            "ENGLAND": ["A LON - BEL VIA"],
+            "FRANCE": ["F ENG C A LON - BEL", "A PIC - BEL", "A BUR S A PIC - BEL"],
+            "GERMANY": ["A BEL H"],
+        },
+    )
     seen = RULES.observe(record, "ENGLAND")
     assert orders(seen, own=True) == [("ENGLAND", "A LON - BEL VIA", ("bounce",))]
     assert orders(seen) == [
-        ("FRANCE", "A BUR S A PIC - BEL", None), ("FRANCE", "A PIC - BEL", ()),
-        ("FRANCE", "F ENG C A LON - BEL", None), ("GERMANY", "A BEL H", None),
+        ("FRANCE", "A BUR S A PIC - BEL", None),
+        ("FRANCE", "A PIC - BEL", ()),
+        ("FRANCE", "F ENG C A LON - BEL", None),
+        ("GERMANY", "A BEL H", None),
     ]
     assert seen.visible == {"LON", "WAL", "YOR"}
     assert units(seen) == {"ENGLAND A LON", "FRANCE A BEL", "GERMANY *A BEL", "FRANCE A BUR", "FRANCE F ENG"}
@@ -409,10 +489,16 @@ def test_revealed_supporter_out_of_the_watched_spaces_is_shown_where_it_stood() 
     record = fall(RUSSIA=["A WAR - SIL", "A PRU - SIL", "F BOT - SWE", "F SEV H"])
     assert "BOH" not in record.dislodged
     state = position({**FALL_UNITS, "RUSSIA": ["A SIL", "A GAL", "F SEV", "F BOT"]}, "F1901M")
-    record = held(adjudicate(state, {
-        **FALL_FOREIGN, "GERMANY": FALL_GERMANY,
-        "RUSSIA": ["A SIL - BOH", "A GAL S A SIL - BOH", "F BOT - SWE", "F SEV H"],
-    }))
+    record = held(
+        adjudicate(
+            state,
+            {
+                **FALL_FOREIGN,
+                "GERMANY": FALL_GERMANY,
+                "RUSSIA": ["A SIL - BOH", "A GAL S A SIL - BOH", "F BOT - SWE", "F SEV H"],
+            },
+        )
+    )
     assert record.dislodged["BOH"] == "SIL"
     seen = RULES.observe(record, GERMANY)
     assert orders(seen) == [
@@ -440,7 +526,9 @@ def test_option_owned_centres_see_their_neighbours() -> None:
     seen = FogOfWarRules(owned_center_sight="neighbours").observe(spring(), GERMANY)
     assert {"PRU", "SIL", "BAL", "BOH", "TYR"} <= seen.visible
     assert orders(seen) == [
-        ("FRANCE", "A MAR S A PAR - BUR", None), ("FRANCE", "A PAR - BUR", ()), ("RUSSIA", "A WAR - PRU", ()),
+        ("FRANCE", "A MAR S A PAR - BUR", None),
+        ("FRANCE", "A PAR - BUR", ()),
+        ("RUSSIA", "A WAR - PRU", ()),
     ]
 
 
@@ -547,9 +635,14 @@ def _far_apart(draw: st.DrawFn) -> tuple[GameState, str, Unit]:
         kind, location = draw(st.sampled_from(spots))
         power = GERMANY if index < 2 else draw(st.sampled_from([p for p in BOARD.powers if p != GERMANY]))
         units[province] = Unit(power, kind, location)  # type: ignore[arg-type]
-    centers = {c: draw(st.sampled_from(BOARD.powers)) for c in draw(st.lists(st.sampled_from(sorted(BOARD.supply_centers)), max_size=12, unique=True))}
+    centers = {
+        c: draw(st.sampled_from(BOARD.powers))
+        for c in draw(st.lists(st.sampled_from(sorted(BOARD.supply_centers)), max_size=12, unique=True))
+    }
     state = GameState.initial().with_changes(units=units, centers=centers)
-    german = tuple(p for p, u in units.items() if u.power == GERMANY) + tuple(c for c, o in centers.items() if o == GERMANY)
+    german = tuple(p for p, u in units.items() if u.power == GERMANY) + tuple(
+        c for c, o in centers.items() if o == GERMANY
+    )
     distance = BOARD.distances_from(german)
     far = [u for p, u in sorted(units.items()) if u.power != GERMANY and distance.get(p, 99) >= 4]
     assume(bool(far))

@@ -39,8 +39,16 @@ def assert_dark(variant: Variant, position: Position, power: str, *provinces: st
     assert not seen & set(provinces), f"precondition: {sorted(seen & set(provinces))} in sight of {power}"
 
 
-def play_pair(preset: str, units_a: Units, units_b: Units, orders: Orders, power: str, hidden: Sequence[str],
-              phase: str = "S1901M", centers: Mapping[str, str] | None = None) -> tuple[TurnResult, TurnResult]:
+def play_pair(
+    preset: str,
+    units_a: Units,
+    units_b: Units,
+    orders: Orders,
+    power: str,
+    hidden: Sequence[str],
+    phase: str = "S1901M",
+    centers: Mapping[str, str] | None = None,
+) -> tuple[TurnResult, TurnResult]:
     """One turn of each game with the same orders, after checking ``hidden`` is dark for ``power``."""
     variant = Variant.named(preset)
     played = []
@@ -53,6 +61,7 @@ def play_pair(preset: str, units_a: Units, units_b: Units, orders: Orders, power
 
 # --- 1. own convoy order -------------------------------------------------------------------
 
+
 # deadman is blind, so NWG is dark there too; its reports say only "fails" for both orders,
 # so this case already passes there and guards it.
 @pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
@@ -61,9 +70,12 @@ def test_own_convoy_result_does_not_tell_whether_unseen_fleets_complete_a_chain(
     A BRE - EDI is voided when no fleets anywhere could carry the army, which depends on a
     fleet in the Norwegian Sea that France cannot see."""
     a, b = play_pair(
-        preset, {"FRANCE": ["A BRE", "F MAO"], "ENGLAND": ["F NAO"]},
+        preset,
+        {"FRANCE": ["A BRE", "F MAO"], "ENGLAND": ["F NAO"]},
         {"FRANCE": ["A BRE", "F MAO"], "ENGLAND": ["F NAO", "F NWG"]},
-        {"FRANCE": ["A BRE - EDI", "F MAO C A BRE - EDI"], "ENGLAND": ["F NAO H", "F NWG H"]}, "FRANCE", ["NWG"],
+        {"FRANCE": ["A BRE - EDI", "F MAO C A BRE - EDI"], "ENGLAND": ["F NAO H", "F NWG H"]},
+        "FRANCE",
+        ["NWG"],
     )
     convoy_a, convoy_b = own_orders(a, "FRANCE")["F MAO C A BRE - EDI"], own_orders(b, "FRANCE")["F MAO C A BRE - EDI"]
     assert convoy_a == convoy_b, "the convoy's result depends on a fleet France cannot see"
@@ -75,6 +87,7 @@ def test_own_convoy_result_does_not_tell_whether_unseen_fleets_complete_a_chain(
 
 # --- 2. the outcome itself -------------------------------------------------------------------
 
+
 # France owns only PAR here: in fog-1898 a French MAR would see LYO.
 @pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
 def test_whether_an_army_walks_or_sails_does_not_depend_on_an_unseen_fleet(preset: str) -> None:
@@ -82,9 +95,12 @@ def test_whether_an_army_walks_or_sails_does_not_depend_on_an_unseen_fleet(prese
     convoy`": the 2023 rules choose the army's route by whether some fleets could carry it,
     and the only difference is an English fleet in the Gulf of Lyon that France cannot see."""
     a, b = play_pair(
-        preset, {"FRANCE": ["A GAS", "F MAO"], "ENGLAND": ["F WES"]},
+        preset,
+        {"FRANCE": ["A GAS", "F MAO"], "ENGLAND": ["F WES"]},
         {"FRANCE": ["A GAS", "F MAO"], "ENGLAND": ["F WES", "F LYO"]},
-        {"FRANCE": ["A GAS - MAR", "F MAO C A GAS - MAR"], "ENGLAND": ["F WES H", "F LYO H"]}, "FRANCE", ["LYO"],
+        {"FRANCE": ["A GAS - MAR", "F MAO C A GAS - MAR"], "ENGLAND": ["F WES H", "F LYO H"]},
+        "FRANCE",
+        ["LYO"],
         centers={"PAR": "FRANCE", "LON": "ENGLAND"},
     )
     french = [{str(u) for u in r.position.state.units.values() if u.power == "FRANCE"} for r in (a, b)]
@@ -95,6 +111,7 @@ def test_whether_an_army_walks_or_sails_does_not_depend_on_an_unseen_fleet(prese
 
 # --- 3. own VIA move to an adjacent province ---------------------------------------------------
 
+
 # Left out: diplomyopia and fog-1898, where A BRE sees every neighbouring province, ENG
 # included (and any sea a convoy to a neighbour could use borders BRE). deadman is blind; its
 # report says "fails" in both games, so this case already passes there and guards it.
@@ -102,8 +119,14 @@ def test_whether_an_army_walks_or_sails_does_not_depend_on_an_unseen_fleet(prese
 def test_own_via_move_to_a_neighbour_does_not_tell_whether_an_unseen_fleet_is_at_sea(preset: str) -> None:
     """Leak 3: "France gets `void` in A and `no convoy` in B" for A BRE - PIC VIA, the only
     difference being an Italian fleet in the English Channel that France cannot see."""
-    a, b = play_pair(preset, {"FRANCE": ["A BRE"]}, {"FRANCE": ["A BRE"], "ITALY": ["F ENG"]},
-                     {"FRANCE": ["A BRE - PIC VIA"]}, "FRANCE", ["ENG"])
+    a, b = play_pair(
+        preset,
+        {"FRANCE": ["A BRE"]},
+        {"FRANCE": ["A BRE"], "ITALY": ["F ENG"]},
+        {"FRANCE": ["A BRE - PIC VIA"]},
+        "FRANCE",
+        ["ENG"],
+    )
     move_a, move_b = own_orders(a, "FRANCE"), own_orders(b, "FRANCE")
     assert move_a == move_b
     assert all("void" not in words for words in move_a.values()), "the move is legal by the map"
@@ -111,6 +134,7 @@ def test_own_via_move_to_a_neighbour_does_not_tell_whether_an_unseen_fleet_is_at
 
 
 # --- 4. foreign retreat into a dark province ----------------------------------------------------
+
 
 # Only fog-of-war and fog-1898 show a foreign retreat order at all. sighting shows no foreign
 # orders, deadman none either, and diplomyopia's sight by order is for movement only: there
@@ -125,13 +149,22 @@ def test_a_foreign_retreat_reads_the_same_whatever_waits_in_a_dark_province(pres
     the other). Italy dislodges the French A BUR that Germany's A RUH watches; Italy's fleets
     attack the Channel, empty in game A and England's in game B."""
     variant = Variant.named(preset)
-    moves = {"GERMANY": ["A RUH H"], "FRANCE": ["A BUR H"],
-             "ITALY": ["A MUN - BUR", "A MAR S A MUN - BUR", "F MAO - ENG", "F IRI S F MAO - ENG"]}
+    moves = {
+        "GERMANY": ["A RUH H"],
+        "FRANCE": ["A BUR H"],
+        "ITALY": ["A MUN - BUR", "A MAR S A MUN - BUR", "F MAO - ENG", "F IRI S F MAO - ENG"],
+    }
     reports = []
-    for english, retreats in ((["A PIC"], {"FRANCE": [retreat]}),
-                              (["F ENG"], {"FRANCE": [retreat], "ENGLAND": ["F ENG R PIC"]})):
-        units = {"GERMANY": ["A RUH"], "FRANCE": ["A BUR"], "ITALY": ["A MUN", "A MAR", "F MAO", "F IRI"],
-                 "ENGLAND": english}
+    for english, retreats in (
+        (["A PIC"], {"FRANCE": [retreat]}),
+        (["F ENG"], {"FRANCE": [retreat], "ENGLAND": ["F ENG R PIC"]}),
+    ):
+        units = {
+            "GERMANY": ["A RUH"],
+            "FRANCE": ["A BUR"],
+            "ITALY": ["A MUN", "A MAR", "F MAO", "F IRI"],
+            "ENGLAND": english,
+        }
         position = Position.of(units, "S1901M", centers={"KIE": "GERMANY"})
         assert_dark(variant, position, "GERMANY", "PIC", "ENG", "MAR")
         assert variant.turn_kinds(position) == ("M",), "both presets play the retreats as a turn of their own"
@@ -203,8 +236,9 @@ def test_sighting_a_fleet_from_an_unsighted_coast_does_not_trigger_a_condition(l
     assert "PAR" not in played["SPA/SC"].position.state.units, f"{line!r} fired on a fleet from SPA/SC"
     assert report(played["SPA/SC"], "FRANCE") == report(played["POR"], "FRANCE")
     if "SPA/NC" in line:  # the exact coast France sights still works
-        seen = variant.play(sighting_position("F SPA/NC"),
-                            {"FRANCE": ["F GAS H", "A BUR H", line], "ITALY": ["F SPA/NC - MAO"]})
+        seen = variant.play(
+            sighting_position("F SPA/NC"), {"FRANCE": ["F GAS H", "A BUR H", line], "ITALY": ["F SPA/NC - MAO"]}
+        )
         assert str(seen.position.state.units.get("PAR")) == "A PAR"
 
 
@@ -227,6 +261,7 @@ def test_sighting_a_fleet_arriving_on_an_unsighted_coast_does_not_trigger_a_cond
 
 # --- 6. end of game with reveal_at_end off ------------------------------------------------------
 
+
 # Left out: sighting, whose Fall turn plays movement, retreats and Winter together, so the
 # game ends on the same turn whoever is dislodged (England's reports are identical today).
 @pytest.mark.parametrize("preset", ["fog-of-war", "deadman", "diplomyopia", "fog-1898"])
@@ -240,8 +275,9 @@ def test_the_end_of_the_game_does_not_wait_for_an_unseen_retreat(preset: str) ->
     orders = {"ENGLAND": ["F NTH - NWY"], "RUSSIA": ["A MOS - UKR", "A SEV S A MOS - UKR"]}
     fall, last_turn = [], []
     for turkish in ([], ["A UKR"]):
-        position = Position.of({"ENGLAND": ["F NTH"], "RUSSIA": ["A MOS", "A SEV"], "TURKEY": turkish}, "F1905M",
-                               centers=centers)
+        position = Position.of(
+            {"ENGLAND": ["F NTH"], "RUSSIA": ["A MOS", "A SEV"], "TURKEY": turkish}, "F1905M", centers=centers
+        )
         assert_dark(variant, position, "ENGLAND", "UKR", "MOS", "SEV")
         played = variant.play(position, orders)
         assert ("UKR" in played.resolutions[0].dislodged) == bool(turkish), "precondition: who is dislodged"
@@ -259,6 +295,7 @@ def test_the_end_of_the_game_does_not_wait_for_an_unseen_retreat(preset: str) ->
 
 # --- beside the six: why one's own retreat failed ----------------------------------------------
 
+
 def test_an_own_failed_retreat_does_not_tell_why_where_the_place_is_not_seen() -> None:
     """Issue: "A power's own failed retreat shows only that it failed, and the unit is
     disbanded, unless the power sees the target." In fog-1898 with dislodged units blind
@@ -271,12 +308,20 @@ def test_an_own_failed_retreat_does_not_tell_why_where_the_place_is_not_seen() -
     variant = Variant(compose("fog-1898"), fog_options={"dislodged_units_see": False})
     france = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}
     games = {
-        "arrives": ({"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
-                    {**france, "FRANCE": [*france["FRANCE"], "F BRE H"],
-                     "ENGLAND": ["A LON - PIC VIA", "F ENG C A LON - PIC"]}, {}),
-        "retreats": ({"FRANCE": ["A PAR", "A MAR", "F BRE", "F MAO"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
-                     {**france, "FRANCE": [*france["FRANCE"], "F BRE - ENG", "F MAO S F BRE - ENG"],
-                      "ENGLAND": ["A LON H", "F ENG H"]}, {"ENGLAND": ["F ENG R PIC"]}),
+        "arrives": (
+            {"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
+            {**france, "FRANCE": [*france["FRANCE"], "F BRE H"], "ENGLAND": ["A LON - PIC VIA", "F ENG C A LON - PIC"]},
+            {},
+        ),
+        "retreats": (
+            {"FRANCE": ["A PAR", "A MAR", "F BRE", "F MAO"], "GERMANY": ["A BUR"], "ENGLAND": ["A LON", "F ENG"]},
+            {
+                **france,
+                "FRANCE": [*france["FRANCE"], "F BRE - ENG", "F MAO S F BRE - ENG"],
+                "ENGLAND": ["A LON H", "F ENG H"],
+            },
+            {"ENGLAND": ["F ENG R PIC"]},
+        ),
     }
     reports = []
     for units, moves, retreats in games.values():
@@ -297,30 +342,64 @@ def test_an_own_failed_retreat_does_not_tell_why_where_the_place_is_not_seen() -
 #: (name, presets, units, orders common to both games, the hidden difference: power -> orders in
 #: game A and in game B, the provinces dark for France). France's own support must read the same.
 SUPPORT_CASES = [
-    ("a hidden cut of a hold support of one's own unit", ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
-     {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"], "ITALY": ["F IRI"]},
-     {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"], "ENGLAND": ["F ENG S A PIC"]},
-     ("ITALY", ["F IRI H"], ["F IRI - ENG"]), ["IRI"]),
-    ("a hidden hold support of one's own unit", ["sighting"],
-     {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"]},
-     {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"]},
-     ("ENGLAND", ["F ENG H"], ["F ENG S A PIC"]), ["ENG"]),
-    ("a hidden cut of a rival's support, where one's own unit bounced", ["fog-of-war", "sighting", "fog-1898",
-                                                                          "deadman-full"],
-     {"FRANCE": ["A BEL", "A BUR"], "GERMANY": ["A RUH", "A HOL", "A PIC"], "ENGLAND": ["F NTH"], "RUSSIA": ["F NWG"]},
-     {"FRANCE": ["A BEL - PIC", "A BUR S A RUH - BEL"], "GERMANY": ["A RUH - BEL", "A HOL - BEL", "A PIC H"],
-      "ENGLAND": ["F NTH S A HOL - BEL"]},
-     ("RUSSIA", ["F NWG H"], ["F NWG - NTH"]), ["NWG"]),
-    ("the supported army's own hidden fleet, convoying and dislodged or holding", ["fog-of-war", "sighting",
-                                                                                    "fog-1898", "deadman-full"],
-     {"FRANCE": ["A BUR"], "GERMANY": ["A HOL", "F NTH"], "ENGLAND": ["A BEL", "F ENG"], "RUSSIA": ["F NWG", "F SKA"]},
-     {"FRANCE": ["A BUR S A HOL - BEL"], "ENGLAND": ["A BEL H", "F ENG S A BEL"],
-      "RUSSIA": ["F NWG - NTH", "F SKA S F NWG - NTH"]},
-     ("GERMANY", ["A HOL - BEL", "F NTH C A HOL - BEL"], ["A HOL - BEL", "F NTH H"]), ["NTH"]),
-    ("a hidden fleet that convoys a supported army or holds", ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
-     {"FRANCE": ["A BUR"], "ENGLAND": ["A LON", "F NTH"], "GERMANY": ["A BEL", "A HOL"]},
-     {"FRANCE": ["A BUR S A LON - BEL"], "GERMANY": ["A BEL H", "A HOL S A BEL"]},
-     ("ENGLAND", ["A LON - BEL", "F NTH C A LON - BEL"], ["A LON - BEL", "F NTH H"]), ["NTH", "LON"]),
+    (
+        "a hidden cut of a hold support of one's own unit",
+        ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+        {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"], "ITALY": ["F IRI"]},
+        {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"], "ENGLAND": ["F ENG S A PIC"]},
+        ("ITALY", ["F IRI H"], ["F IRI - ENG"]),
+        ["IRI"],
+    ),
+    (
+        "a hidden hold support of one's own unit",
+        ["sighting"],
+        {"FRANCE": ["A PIC", "A PAR"], "GERMANY": ["A BUR"], "ENGLAND": ["F ENG"]},
+        {"FRANCE": ["A PIC H", "A PAR S A BUR - PIC"], "GERMANY": ["A BUR - PIC"]},
+        ("ENGLAND", ["F ENG H"], ["F ENG S A PIC"]),
+        ["ENG"],
+    ),
+    (
+        "a hidden cut of a rival's support, where one's own unit bounced",
+        ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+        {
+            "FRANCE": ["A BEL", "A BUR"],
+            "GERMANY": ["A RUH", "A HOL", "A PIC"],
+            "ENGLAND": ["F NTH"],
+            "RUSSIA": ["F NWG"],
+        },
+        {
+            "FRANCE": ["A BEL - PIC", "A BUR S A RUH - BEL"],
+            "GERMANY": ["A RUH - BEL", "A HOL - BEL", "A PIC H"],
+            "ENGLAND": ["F NTH S A HOL - BEL"],
+        },
+        ("RUSSIA", ["F NWG H"], ["F NWG - NTH"]),
+        ["NWG"],
+    ),
+    (
+        "the supported army's own hidden fleet, convoying and dislodged or holding",
+        ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+        {
+            "FRANCE": ["A BUR"],
+            "GERMANY": ["A HOL", "F NTH"],
+            "ENGLAND": ["A BEL", "F ENG"],
+            "RUSSIA": ["F NWG", "F SKA"],
+        },
+        {
+            "FRANCE": ["A BUR S A HOL - BEL"],
+            "ENGLAND": ["A BEL H", "F ENG S A BEL"],
+            "RUSSIA": ["F NWG - NTH", "F SKA S F NWG - NTH"],
+        },
+        ("GERMANY", ["A HOL - BEL", "F NTH C A HOL - BEL"], ["A HOL - BEL", "F NTH H"]),
+        ["NTH"],
+    ),
+    (
+        "a hidden fleet that convoys a supported army or holds",
+        ["fog-of-war", "sighting", "fog-1898", "deadman-full"],
+        {"FRANCE": ["A BUR"], "ENGLAND": ["A LON", "F NTH"], "GERMANY": ["A BEL", "A HOL"]},
+        {"FRANCE": ["A BUR S A LON - BEL"], "GERMANY": ["A BEL H", "A HOL S A BEL"]},
+        ("ENGLAND", ["A LON - BEL", "F NTH C A LON - BEL"], ["A LON - BEL", "F NTH H"]),
+        ["NTH", "LON"],
+    ),
 ]
 
 
@@ -334,12 +413,20 @@ def variant_of(preset: str) -> Variant:
 
 @pytest.mark.parametrize(
     ("name", "preset", "units", "orders", "hidden", "dark"),
-    [(name, preset, units, orders, hidden, dark)
-     for name, presets, units, orders, hidden, dark in SUPPORT_CASES for preset in presets],
+    [
+        (name, preset, units, orders, hidden, dark)
+        for name, presets, units, orders, hidden, dark in SUPPORT_CASES
+        for preset in presets
+    ],
     ids=[f"{name}-{preset}" for name, presets, *_ in SUPPORT_CASES for preset in presets],
 )
 def test_a_supports_words_do_not_tell_of_units_beyond_sight(
-    name: str, preset: str, units: Units, orders: Orders, hidden: tuple[str, list[str], list[str]], dark: list[str],
+    name: str,
+    preset: str,
+    units: Units,
+    orders: Orders,
+    hidden: tuple[str, list[str], list[str]],
+    dark: list[str],
 ) -> None:
     """MILA's words for a support say `void` where it would have decided a battle against the
     supporter's own unit (which hangs on every other support and cut there), and `void` or

@@ -34,24 +34,6 @@ import pytest
 from hypothesis import HealthCheck, assume, event, find, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
-from strategies import (
-    adjudicate,
-    BOARD,
-    POWERS,
-    PROVINCES,
-    Orders,
-    Perturbed,
-    ball,
-    foreign_subjects,
-    named,
-    orders_for,
-    perturbations,
-    play,
-    positions,
-    random_game,
-    words_provinces,
-)
-from turn_strategies import Game, TurnCase, espionage_on, hidden_changes, play_turn
 
 from fogdip.bots.random_bot import random_orders
 from fogdip.engine import Convoy, GameState, Phase, Resolution, SupportHold, SupportMove, Unit, get_rules
@@ -63,6 +45,25 @@ from fogdip.fog.observation import NoticeValue
 from fogdip.fog.rules import Events, FogRules
 from fogdip.fog.sight import all_units, order_provinces, seen_unit
 from fogdip.variants import PRESETS, Position, Variant
+
+from strategies import (
+    BOARD,
+    POWERS,
+    PROVINCES,
+    Orders,
+    Perturbed,
+    adjudicate,
+    ball,
+    foreign_subjects,
+    named,
+    orders_for,
+    perturbations,
+    play,
+    positions,
+    random_game,
+    words_provinces,
+)
+from turn_strategies import Game, TurnCase, espionage_on, hidden_changes, play_turn
 
 T = TypeVar("T")
 ALL = sorted(FOG_RULES)
@@ -107,6 +108,7 @@ def near_facts(record: Resolution, near: frozenset[str]) -> object:
     with its move, convoy route, support and dislodgement; units, dislodged units, centre
     owners and stand-offs there before and after; builds and removals there; rejected
     orders. Also the next phase: see :func:`test_next_phase_is_a_game_flow_leak`."""
+
     def here(province: str) -> bool:
         return province in near
 
@@ -115,10 +117,25 @@ def near_facts(record: Resolution, near: frozenset[str]) -> object:
         if not any(map(here, order_provinces(r))):
             continue
         key = r.unit.province if r.unit is not None else ""
-        touching.append(repr((
-            r.power, r.unit, r.order, r.text, r.legal, r.defaulted, r.outcome, r.results, r.dislodged_by,
-            record.moves.get(key), record.convoy_paths.get(key), record.supports.get(key), record.dislodged.get(key),
-        )))
+        touching.append(
+            repr(
+                (
+                    r.power,
+                    r.unit,
+                    r.order,
+                    r.text,
+                    r.legal,
+                    r.defaulted,
+                    r.outcome,
+                    r.results,
+                    r.dislodged_by,
+                    record.moves.get(key),
+                    record.convoy_paths.get(key),
+                    record.supports.get(key),
+                    record.dislodged.get(key),
+                )
+            )
+        )
     return (
         sorted(touching),
         sorted(repr((r.power, r.text, r.reason)) for r in record.rejected),
@@ -130,7 +147,8 @@ def near_facts(record: Resolution, near: frozenset[str]) -> object:
         sorted((c, o) for c, o in record.after.centers.items() if here(c)),
         sorted(p for p in record.standoffs if here(p)),
         sorted(repr(u) for u in record.builds + record.removals if here(u.province)),
-        str(record.after.phase), record.after.completed,
+        str(record.after.phase),
+        record.after.completed,
     )
 
 
@@ -225,7 +243,8 @@ FOG_PRESETS = [name for name, options in PRESETS.items() if options.fog_enabled]
 VARIANTS = {name: Variant.named(name) for name in FOG_PRESETS}
 #: About 10 ms an example: 200 per preset is some 10 s for the five (once nothing fails).
 TURNS = settings(
-    max_examples=200, deadline=None,
+    max_examples=200,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 
@@ -302,7 +321,12 @@ def shows_outcome(result: OrderResult, variant: Variant) -> bool:
 
 
 def phase_facts(
-    record: Resolution, events: Events, power: str, zone: frozenset[str], start: GameState, variant: Variant,
+    record: Resolution,
+    events: Events,
+    power: str,
+    zone: frozenset[str],
+    start: GameState,
+    variant: Variant,
 ) -> tuple[object, ...]:
     """What the power is entitled to about one phase, restricted to its contact zone:
 
@@ -320,6 +344,7 @@ def phase_facts(
 
     Never the power's own orders or their results, its own units, nor the next phase: those
     are what must come out the same, and comparing them would throw the leaks away."""
+
     def units(state: GameState) -> list[tuple[str, str, bool]]:
         out = [(p, repr(u), False) for p, u in state.units.items() if p in zone and u.power != power]
         out += [(p, repr(d.unit), True) for p, d in state.dislodged.items() if p in zone and d.unit.power != power]
@@ -330,15 +355,23 @@ def phase_facts(
 
     orders = sorted(
         (r.power, r.text or f"{r.unit} (no order)", r.succeeded if shows_outcome(r, variant) else None)
-        for r in record.orders if r.power != power and touches(r, zone)
+        for r in record.orders
+        if r.power != power and touches(r, zone)
     )
     spies = sorted(
         (other, seen.text, repr(seen.result))
-        for other, by_unit in events.orders.items() if other != power
-        for seen in by_unit.values() if espionage_on(seen.text, power)
+        for other, by_unit in events.orders.items()
+        if other != power
+        for seen in by_unit.values()
+        if espionage_on(seen.text, power)
     )
     return (
-        units(record.before), units(record.after), centres(record.before), centres(record.after), orders, spies,
+        units(record.before),
+        units(record.after),
+        centres(record.before),
+        centres(record.after),
+        orders,
+        spies,
     )
 
 
@@ -385,7 +418,9 @@ def discard_reason(case: TurnCase) -> str | None:
         return "the hidden unit stands in the zone"
     if any(set(words_provinces(line)) & zone or espionage_on(line, power) for line in case.lines):
         return "the hidden unit's orders name the zone"
-    for one, two in zip(game_facts(case.variant, case.first, power, zone), game_facts(case.variant, case.second, power, zone)):
+    for one, two in zip(
+        game_facts(case.variant, case.first, power, zone), game_facts(case.variant, case.second, power, zone)
+    ):
         if one[0] != two[0]:
             return "public facts differ"
         if any(a != b for a, b in zip(one[1:], two[1:])):
@@ -439,8 +474,15 @@ def test_hidden_changes_leave_the_reports_alone(preset: str, data: st.DataObject
 
 
 def played_twice(
-    preset: str, power: str, change: str, hidden: tuple[str, str, str], units: dict[str, list[str]],
-    lines: dict[str, list[str]], *, phase: str = "S1901M", centers: dict[str, str] | None = None,
+    preset: str,
+    power: str,
+    change: str,
+    hidden: tuple[str, str, str],
+    units: dict[str, list[str]],
+    lines: dict[str, list[str]],
+    *,
+    phase: str = "S1901M",
+    centers: dict[str, str] | None = None,
     follow: dict[str, list[str]] | None = None,
 ) -> TurnCase:
     """A hand-made case: the game played with ``units`` and ``lines`` (and a second turn of
@@ -466,8 +508,30 @@ def played_twice(
 
 
 #: Centres for the end-of-game case: England holds 17 and is taking Belgium.
-_SOLO = {c: "ENGLAND" for c in sorted(BOARD.supply_centers) if c not in (
-    "BEL", "CON", "SMY", "ANK", "SEV", "BUL", "RUM", "GRE", "SER", "BUD", "VIE", "TRI", "VEN", "ROM", "NAP", "TUN", "MOS")}
+_SOLO = {
+    c: "ENGLAND"
+    for c in sorted(BOARD.supply_centers)
+    if c
+    not in (
+        "BEL",
+        "CON",
+        "SMY",
+        "ANK",
+        "SEV",
+        "BUL",
+        "RUM",
+        "GRE",
+        "SER",
+        "BUD",
+        "VIE",
+        "TRI",
+        "VEN",
+        "ROM",
+        "NAP",
+        "TUN",
+        "MOS",
+    )
+}
 _SOLO.update({"CON": "TURKEY", "SMY": "TURKEY", "ANK": "TURKEY", "SEV": "RUSSIA"})
 
 #: The confirmed leaks, each as a hidden change the property must compare (not throw away),
@@ -475,29 +539,71 @@ _SOLO.update({"CON": "TURKEY", "SMY": "TURKEY", "ANK": "TURKEY", "SEV": "RUSSIA"
 #: cannot sight, ``IF SPA - MAO THEN A PAR B`` with F GAS, is out of this property's reach: the
 #: unit that tells is in a province the power's own line names.)
 CONFIRMED: dict[str, tuple[list[str], dict[str, object]]] = {
-    "own convoy made legal by a hidden fleet": (FOG_PRESETS, dict(
-        power="FRANCE", hidden=("ENGLAND", "F NWG", "F NWG H"), units={"FRANCE": ["A BRE", "F MAO"], "ENGLAND": ["F NAO"]},
-        lines={"FRANCE": ["A BRE - EDI", "F MAO C A BRE - EDI"]})),
-    "own army sent by sea by a hidden fleet": (["fog-of-war", "sighting", "deadman"], dict(
-        power="FRANCE", hidden=("ENGLAND", "F LYO", "F LYO H"), units={"FRANCE": ["A GAS", "F MAO"], "ENGLAND": ["F WES"]},
-        lines={"FRANCE": ["A GAS - MAR", "F MAO C A GAS - MAR"]})),
-    "own VIA move made legal by a hidden fleet": (["fog-of-war", "sighting", "deadman"], dict(
-        power="FRANCE", hidden=("ITALY", "F ENG", ""), units={"FRANCE": ["A BRE"]}, lines={"FRANCE": ["A BRE - PIC VIA"]})),
+    "own convoy made legal by a hidden fleet": (
+        FOG_PRESETS,
+        dict(
+            power="FRANCE",
+            hidden=("ENGLAND", "F NWG", "F NWG H"),
+            units={"FRANCE": ["A BRE", "F MAO"], "ENGLAND": ["F NAO"]},
+            lines={"FRANCE": ["A BRE - EDI", "F MAO C A BRE - EDI"]},
+        ),
+    ),
+    "own army sent by sea by a hidden fleet": (
+        ["fog-of-war", "sighting", "deadman"],
+        dict(
+            power="FRANCE",
+            hidden=("ENGLAND", "F LYO", "F LYO H"),
+            units={"FRANCE": ["A GAS", "F MAO"], "ENGLAND": ["F WES"]},
+            lines={"FRANCE": ["A GAS - MAR", "F MAO C A GAS - MAR"]},
+        ),
+    ),
+    "own VIA move made legal by a hidden fleet": (
+        ["fog-of-war", "sighting", "deadman"],
+        dict(
+            power="FRANCE",
+            hidden=("ITALY", "F ENG", ""),
+            units={"FRANCE": ["A BRE"]},
+            lines={"FRANCE": ["A BRE - PIC VIA"]},
+        ),
+    ),
     # Found by test_hidden_changes_leave_the_reports_alone (sighting, fog-of-war, deadman):
     # a support of a move between two shores is void unless fleets, anyone's, could carry it.
-    "own support of a move only a convoy could make": (["fog-of-war", "sighting", "deadman"], dict(
-        power="FRANCE", hidden=("ITALY", "F ENG", ""), units={"FRANCE": ["A PIC", "A BRE"]},
-        lines={"FRANCE": ["A PIC S A BRE - BEL", "A BRE - BEL"]})),
-    "watched retreat voided by a hidden unit": (["fog-of-war", "fog-1898", "diplomyopia", "deadman"], dict(
-        power="GERMANY", hidden=("RUSSIA", "A PIC", ""),
-        units={"GERMANY": ["A RUH"], "FRANCE": ["A BUR"], "ITALY": ["A MUN", "A MAR"], "ENGLAND": ["F ENG", "F BEL"],
-               "AUSTRIA": ["F LON", "F NTH"]},
-        lines={"ITALY": ["A MUN - BUR", "A MAR S A MUN - BUR"], "AUSTRIA": ["F LON - ENG", "F NTH S F LON - ENG"]},
-        follow={"FRANCE": ["A BUR R PIC"], "ENGLAND": ["F ENG R PIC"]})),
-    "end of the game put off by a hidden dislodgement": (["fog-of-war", "deadman", "diplomyopia", "fog-1898"], dict(
-        power="ENGLAND", hidden=("RUSSIA", "F BLA", "F BLA S A SEV - ARM"),
-        units={"ENGLAND": ["A HOL"], "TURKEY": ["A ARM", "A SMY"], "RUSSIA": ["A SEV"]},
-        lines={"ENGLAND": ["A HOL - BEL"], "RUSSIA": ["A SEV - ARM"]}, phase="F1904M", centers=_SOLO)),
+    "own support of a move only a convoy could make": (
+        ["fog-of-war", "sighting", "deadman"],
+        dict(
+            power="FRANCE",
+            hidden=("ITALY", "F ENG", ""),
+            units={"FRANCE": ["A PIC", "A BRE"]},
+            lines={"FRANCE": ["A PIC S A BRE - BEL", "A BRE - BEL"]},
+        ),
+    ),
+    "watched retreat voided by a hidden unit": (
+        ["fog-of-war", "fog-1898", "diplomyopia", "deadman"],
+        dict(
+            power="GERMANY",
+            hidden=("RUSSIA", "A PIC", ""),
+            units={
+                "GERMANY": ["A RUH"],
+                "FRANCE": ["A BUR"],
+                "ITALY": ["A MUN", "A MAR"],
+                "ENGLAND": ["F ENG", "F BEL"],
+                "AUSTRIA": ["F LON", "F NTH"],
+            },
+            lines={"ITALY": ["A MUN - BUR", "A MAR S A MUN - BUR"], "AUSTRIA": ["F LON - ENG", "F NTH S F LON - ENG"]},
+            follow={"FRANCE": ["A BUR R PIC"], "ENGLAND": ["F ENG R PIC"]},
+        ),
+    ),
+    "end of the game put off by a hidden dislodgement": (
+        ["fog-of-war", "deadman", "diplomyopia", "fog-1898"],
+        dict(
+            power="ENGLAND",
+            hidden=("RUSSIA", "F BLA", "F BLA S A SEV - ARM"),
+            units={"ENGLAND": ["A HOL"], "TURKEY": ["A ARM", "A SMY"], "RUSSIA": ["A SEV"]},
+            lines={"ENGLAND": ["A HOL - BEL"], "RUSSIA": ["A SEV - ARM"]},
+            phase="F1904M",
+            centers=_SOLO,
+        ),
+    ),
 }
 
 
@@ -580,7 +686,11 @@ def mention_leak(rules: FogRules, record: Resolution) -> str | None:
         if extra:
             return f"{power} is told of {sorted(extra)}:\n{observation.text()}"
         opening = rules.initial(record.before, power)
-        extra = mentioned(opening) - set(rules.visible_provinces(record.before, power)) - own_provinces(record.before, power)
+        extra = (
+            mentioned(opening)
+            - set(rules.visible_provinces(record.before, power))
+            - own_provinces(record.before, power)
+        )
         if extra:
             return f"{power} is told of {sorted(extra)} at the opening:\n{opening.text()}"
     return None
@@ -609,8 +719,10 @@ def _shuffled_dict(rng: random.Random, mapping: Mapping[K, V]) -> dict[K, V]:
 
 def shuffled_state(state: GameState, rng: random.Random) -> GameState:
     return state.with_changes(
-        units=_shuffled_dict(rng, state.units), centers=_shuffled_dict(rng, state.centers),
-        homes=_shuffled_dict(rng, state.homes), dislodged=_shuffled_dict(rng, state.dislodged),
+        units=_shuffled_dict(rng, state.units),
+        centers=_shuffled_dict(rng, state.centers),
+        homes=_shuffled_dict(rng, state.homes),
+        dislodged=_shuffled_dict(rng, state.dislodged),
     )
 
 
@@ -633,10 +745,15 @@ def shuffled_record(record: Resolution, rng: random.Random) -> Resolution:
     rejected = list(record.rejected)
     rng.shuffle(rejected)
     return dataclasses.replace(
-        record, before=shuffled_state(record.before, rng), after=shuffled_state(record.after, rng),
-        orders=tuple(orders), rejected=tuple(rejected),
-        moves=_shuffled_dict(rng, record.moves), dislodged=_shuffled_dict(rng, record.dislodged),
-        convoy_paths=_shuffled_dict(rng, record.convoy_paths), supports=_shuffled_dict(rng, record.supports),
+        record,
+        before=shuffled_state(record.before, rng),
+        after=shuffled_state(record.after, rng),
+        orders=tuple(orders),
+        rejected=tuple(rejected),
+        moves=_shuffled_dict(rng, record.moves),
+        dislodged=_shuffled_dict(rng, record.dislodged),
+        convoy_paths=_shuffled_dict(rng, record.convoy_paths),
+        supports=_shuffled_dict(rng, record.supports),
         standoffs=tuple(rng.sample(record.standoffs, len(record.standoffs))),
     )
 
@@ -663,7 +780,11 @@ def order_leak(rules: FogRules, case: tuple[Resolution, Resolution, Resolution, 
     engine resolved it the same: of two illegal orders to one unit, it keeps the first given,
     so submission order can change the record itself, and then the observation may follow."""
     record, replayed, reordered, state = case
-    others = (("replayed", replayed), ("reordered", reordered)) if same_outcome(record, replayed) else (("reordered", reordered),)
+    others = (
+        (("replayed", replayed), ("reordered", reordered))
+        if same_outcome(record, replayed)
+        else (("reordered", reordered),)
+    )
     for power in POWERS:
         expected = dumped(rules.observe(record, power))
         for what, other in others:
@@ -714,8 +835,16 @@ def test_dislodged_unit_and_its_unseen_attacker() -> None:
     its owner: one observation may hold both, whatever order they were found in."""
     mine, attacker = SeenUnit("BUR", "FRANCE", "A", True), SeenUnit("BUR", None, None)
     observations = [
-        Observation.build(variant="v", power="FRANCE", phase="S1901M", next_phase="S1901R", visible=["BUR"],
-                          units=units, orders=[], centers={})
+        Observation.build(
+            variant="v",
+            power="FRANCE",
+            phase="S1901M",
+            next_phase="S1901R",
+            visible=["BUR"],
+            units=units,
+            orders=[],
+            centers={},
+        )
         for units in ([mine, attacker], [attacker, mine])
     ]
     assert observations[0] == observations[1]
@@ -726,24 +855,39 @@ owners = st.sampled_from([*POWERS, None])
 places = st.sampled_from(PROVINCES)
 seen_units = st.builds(SeenUnit, places, owners, kinds, st.booleans())
 seen_orders = st.builds(
-    SeenOrder, owners, st.builds(lambda a, b: f"A {a} - {b}", places, places),
+    SeenOrder,
+    owners,
+    st.builds(lambda a, b: f"A {a} - {b}", places, places),
     st.sampled_from([(), ("fails",), ("bounce",), None]),
 )
-notices = st.builds(lambda kind, text, province: Notice.make(kind, text, province=province),
-                    st.sampled_from(["peek", "dislodged", "center-lost"]), st.sampled_from(["a", "b"]), places)
+notices = st.builds(
+    lambda kind, text, province: Notice.make(kind, text, province=province),
+    st.sampled_from(["peek", "dislodged", "center-lost"]),
+    st.sampled_from(["a", "b"]),
+    places,
+)
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     # At most one unit per place, as FogRules.observe merges sightings; a dislodged unit and
     # the unit that drove it out share a province.
-    units=st.lists(seen_units, max_size=8, unique_by=lambda u: (u.location, u.dislodged)), orders=st.lists(seen_orders, max_size=8),
-    notices=st.lists(notices, max_size=4), centers=st.dictionaries(places, st.sampled_from(POWERS), max_size=6),
-    visible=st.lists(places, max_size=8), seed=st.integers(0, 1000), power=st.sampled_from(POWERS),
+    units=st.lists(seen_units, max_size=8, unique_by=lambda u: (u.location, u.dislodged)),
+    orders=st.lists(seen_orders, max_size=8),
+    notices=st.lists(notices, max_size=4),
+    centers=st.dictionaries(places, st.sampled_from(POWERS), max_size=6),
+    visible=st.lists(places, max_size=8),
+    seed=st.integers(0, 1000),
+    power=st.sampled_from(POWERS),
 )
 def test_observation_build_is_canonical(
-    units: list[SeenUnit], orders: list[SeenOrder], notices: list[Notice], centers: dict[str, str],
-    visible: list[str], seed: int, power: str,
+    units: list[SeenUnit],
+    orders: list[SeenOrder],
+    notices: list[Notice],
+    centers: dict[str, str],
+    visible: list[str],
+    seed: int,
+    power: str,
 ) -> None:
     rng = random.Random(seed)
 
@@ -755,8 +899,15 @@ def test_observation_build_is_canonical(
             return listed
 
         return Observation.build(
-            variant="v", power=power, phase="S1901M", next_phase="F1901M", visible=order(visible),
-            units=order(units), orders=order(orders), centers=dict(order(centers.items())), notices=order(notices),
+            variant="v",
+            power=power,
+            phase="S1901M",
+            next_phase="F1901M",
+            visible=order(visible),
+            units=order(units),
+            orders=order(orders),
+            centers=dict(order(centers.items())),
+            notices=order(notices),
         )
 
     first, second = build(False), build(True)
@@ -796,13 +947,15 @@ def test_knowledge_is_rebuilt_from_observations_alone(name: str, seed: int, powe
         assert ghost.owner != power and not ghost.unit.dislodged
         sightings = [i for i, o in enumerate(seen) if ghost.unit in o.units and stamp(o) == ghost.phase]
         assert sightings, (ghost, name)
-        for later in seen[sightings[-1] + 1:]:
+        for later in seen[sightings[-1] + 1 :]:
             assert ghost.province not in later.visible
             assert all(u.province != ghost.province for u in later.units)
         assert ghost.current == (ghost.phase == stamp(seen[-1]))
     for center, known in incremental.centers().items():
-        assert any(center in o.center_owners or any(n.get("center") == center for n in o.notices_of("center-lost"))
-                   for o in seen)
+        assert any(
+            center in o.center_owners or any(n.get("center") == center for n in o.notices_of("center-lost"))
+            for o in seen
+        )
         assert known.owner is None or any(o.center_owners.get(center) == known.owner for o in seen)
 
 
@@ -839,8 +992,11 @@ class Farsighted(FogRules):
 
     def units_seen(self, state: GameState, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         near = ball(own_provinces(state, power), 3)
-        return [seen_unit(unit, dislodged) for unit, dislodged in all_units(state)
-                if unit.power == power or unit.province in near]
+        return [
+            seen_unit(unit, dislodged)
+            for unit, dislodged in all_units(state)
+            if unit.power == power or unit.province in near
+        ]
 
 
 class Clerk(FogRules):
@@ -853,8 +1009,9 @@ class Clerk(FogRules):
 
 
 #: Finding one counterexample is enough: no shrinking.
-HUNT = settings(max_examples=300, deadline=None, database=None, phases=[Stage.generate],
-                suppress_health_check=list(HealthCheck))
+HUNT = settings(
+    max_examples=300, deadline=None, database=None, phases=[Stage.generate], suppress_health_check=list(HealthCheck)
+)
 
 
 class Sonar(FogOfWarRules):

@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strategies import adjudicate
-
 from fogdip.documents import state_from_document
 from fogdip.engine import GameState, Move, Resolution, Unit, UnitRef, get_rules, standard_map
 from fogdip.engine.map import UnitKind
 from fogdip.engine.validate import OrderChecker
 from fogdip.fog import SightingRules, get_fog_rules
 from fogdip.fog.observation import Observation
+
+from strategies import adjudicate
 
 RULES = SightingRules()
 
@@ -153,8 +153,10 @@ def test_a_power_always_sees_its_own_units_and_nothing_out_of_reach() -> None:
 # BUR; Italy's A PIE cannot. With GAS empty the French army has a retreat; with A GAS there,
 # and PAR, BEL, MAR taken, it has none.
 BATTLE = {
-    "FRANCE": ["A BUR", "A PAR"], "GERMANY": ["A MUN", "A RUH", "A BEL"],
-    "ENGLAND": ["A PIC"], "ITALY": ["A PIE", "A MAR"],
+    "FRANCE": ["A BUR", "A PAR"],
+    "GERMANY": ["A MUN", "A RUH", "A BEL"],
+    "ENGLAND": ["A PIC"],
+    "ITALY": ["A PIE", "A MAR"],
 }
 BATTLE_ORDERS = {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}
 
@@ -261,10 +263,15 @@ def test_no_retreat_options_anywhere() -> None:
 
 def test_own_orders_with_results_and_no_foreign_orders_ever() -> None:
     """ "a player sees neither every unit on the board, nor any player's orders" """
-    record = adjudicate(GameState.initial(), {
-        "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
-        "GERMANY": ["A MUN - BUR"], "ITALY": ["A VEN - TRI"], "AUSTRIA": ["F TRI H"],
-    })
+    record = adjudicate(
+        GameState.initial(),
+        {
+            "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+            "GERMANY": ["A MUN - BUR"],
+            "ITALY": ["A VEN - TRI"],
+            "AUSTRIA": ["F TRI H"],
+        },
+    )
     for power in record.before.powers:
         seen = RULES.observe(record, power)
         assert {o.power for o in seen.orders} == {power}
@@ -317,8 +324,11 @@ def test_options_and_preset() -> None:
 # France (A PAR, A MAR, F BRE) against a Turkish unit in SMY that no French unit can reach,
 # before or after whatever it does. Russia and Turkey contest ARM, which SMY can decide.
 FAR = {"FRANCE": ["A PAR", "A MAR", "F BRE"], "RUSSIA": ["F SEV", "A WAR"], "TURKEY": ["F ANK", "A CON"]}
-FAR_ORDERS = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
-              "RUSSIA": ["F SEV - ARM", "A WAR - UKR"], "TURKEY": ["F ANK - ARM", "A CON - BUL"]}
+FAR_ORDERS = {
+    "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"],
+    "RUSSIA": ["F SEV - ARM", "A WAR - UKR"],
+    "TURKEY": ["F ANK - ARM", "A CON - BUL"],
+}
 VARIATIONS: list[tuple[str, str | None, str | None]] = [
     ("holds", "A SMY", "A SMY H"),
     ("moves", "A SMY", "A SMY - SYR"),
@@ -366,13 +376,18 @@ def test_a_distant_dislodgement_shows_only_in_the_schedule() -> None:
     assert {k: v for k, v in a.items() if k != "next_phase"} == {k: v for k, v in b.items() if k != "next_phase"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "framework: Observation.next_phase says whether a retreat phase follows, which depends on "
-    "dislodgements out of sight; the seed avoids this by filing retreats with the movement "
-    "orders (docs/variants/sighting.md)"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "framework: Observation.next_phase says whether a retreat phase follows, which depends on "
+        "dislodgements out of sight; the seed avoids this by filing retreats with the movement "
+        "orders (docs/variants/sighting.md)"
+    ),
+)
 def test_a_distant_dislodgement_does_not_show_in_the_schedule() -> None:
     assert as_bytes(RULES.observe(_far_dislodgement(False), "FRANCE")) == as_bytes(
-        RULES.observe(_far_dislodgement(True), "FRANCE"))
+        RULES.observe(_far_dislodgement(True), "FRANCE")
+    )
 
 
 # --- the sample report in docs/variants/sighting.md --------------------------------------------------
@@ -396,16 +411,24 @@ Visible: BEL BRE BUR GAS MAO MAR MUN PAR PIC RUH SPA"""
 
 def test_sample_report() -> None:
     state = position(
-        {"FRANCE": ["A BUR", "A PAR", "F GAS"], "GERMANY": ["A MUN", "A RUH", "A BEL"],
-         "ENGLAND": ["A PIC", "F ENG"], "ITALY": ["F SPA/SC", "A PIE"]},
+        {
+            "FRANCE": ["A BUR", "A PAR", "F GAS"],
+            "GERMANY": ["A MUN", "A RUH", "A BEL"],
+            "ENGLAND": ["A PIC", "F ENG"],
+            "ITALY": ["F SPA/SC", "A PIE"],
+        },
         "F1901M",
     )
     centres = {"BRE": "FRANCE", "MAR": "FRANCE", "PAR": "FRANCE", "MUN": "GERMANY", "LON": "ENGLAND"}
-    record = adjudicate(state.with_changes(centers=centres), {
-        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "A BEL S A MUN - BUR"],
-        "FRANCE": ["A BUR H", "A PAR S A BUR", "F GAS - SPA/NC"],
-        "ENGLAND": ["F ENG S A PIC - BRE", "A PIC - BRE"], "ITALY": ["F SPA/SC - MAR", "A PIE - MAR"],
-    })
+    record = adjudicate(
+        state.with_changes(centers=centres),
+        {
+            "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "A BEL S A MUN - BUR"],
+            "FRANCE": ["A BUR H", "A PAR S A BUR", "F GAS - SPA/NC"],
+            "ENGLAND": ["F ENG S A PIC - BRE", "A PIC - BRE"],
+            "ITALY": ["F SPA/SC - MAR", "A PIE - MAR"],
+        },
+    )
     assert RULES.observe(record, "FRANCE").text() == SAMPLE_FRANCE
     assert foreign(RULES.observe(record, "ITALY")) == set()
 
@@ -446,10 +469,11 @@ def brute_force(state: GameState, power: str) -> set[Unit]:
             if checked.legal and isinstance(checked.order, Move) and not checked.order.via_convoy:
                 arrivals.add((unit.kind, checked.order.target))
     return {
-        other for other in state.units.values()
-        if other.power != power and any(
-            target == other.location
-            or (BOARD.province_of(target) == other.province and "A" in (kind, other.kind))
+        other
+        for other in state.units.values()
+        if other.power != power
+        and any(
+            target == other.location or (BOARD.province_of(target) == other.province and "A" in (kind, other.kind))
             for kind, target in arrivals
         )
     }
@@ -463,7 +487,8 @@ def test_units_seen_are_exactly_the_brute_force_sightings(state: GameState) -> N
         expected = {(u.power, u.kind, u.location) for u in brute_force(state, power)}
         assert {(u.owner, u.kind, u.location) for u in seen.units if u.owner != power} == expected
         assert {(u.owner, u.kind, u.location) for u in seen.units if u.owner == power} == {
-            (u.power, u.kind, u.location) for u in state.units_of(power)}
+            (u.power, u.kind, u.location) for u in state.units_of(power)
+        }
         assert all(u.province in seen.visible for u in seen.units)
         assert not any(u.dislodged for u in seen.units)
 
@@ -472,8 +497,7 @@ def test_units_seen_are_exactly_the_brute_force_sightings(state: GameState) -> N
 @given(positions(), st.data())
 def test_removing_or_retyping_an_unsighted_unit_changes_nothing(state: GameState, data: st.DataObject) -> None:
     power = data.draw(st.sampled_from(POWERS))
-    hidden = sorted(
-        u.province for u in state.units.values() if u.power != power and u not in brute_force(state, power))
+    hidden = sorted(u.province for u in state.units.values() if u.power != power and u not in brute_force(state, power))
     if not hidden:
         return
     province = data.draw(st.sampled_from(hidden))

@@ -12,6 +12,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from hypothesis import strategies as st
+
+from fogdip.engine import GameState, Phase, Unit
+from fogdip.engine.legal import MovementOptions, legal_orders
+from fogdip.engine.map import UnitKind
+from fogdip.variants import Position, TurnResult, Variant, garrisons
+
 from sea_routes import (
     CENTERS,
     COASTAL,
@@ -28,11 +34,6 @@ from sea_routes import (
     via_targets,
 )
 from strategies import BOARD, POWERS, PROVINCES, SPOTS, ball, words_provinces
-
-from fogdip.engine import GameState, Phase, Unit
-from fogdip.engine.legal import MovementOptions, legal_orders
-from fogdip.engine.map import UnitKind
-from fogdip.variants import Position, TurnResult, Variant, garrisons
 
 Lines = dict[str, list[str]]
 
@@ -131,8 +132,9 @@ class Board:
     def free(self, provinces: Iterable[str]) -> list[str]:
         return sorted(p for p in set(provinces) if p not in self.units and BOARD.provinces[p].passable)
 
-    def place(self, draw: st.DrawFn, province: str, power: str, reaching: str | None = None,
-              kind: UnitKind | None = None) -> Unit | None:
+    def place(
+        self, draw: st.DrawFn, province: str, power: str, reaching: str | None = None, kind: UnitKind | None = None
+    ) -> Unit | None:
         """Put a unit of ``power`` on ``province`` (able to move to ``reaching``, if given)."""
         spots = [(k, loc) for k, loc in SPOTS[province] if kind in (None, k)]
         if reaching is not None:
@@ -161,8 +163,14 @@ def others(power: str, *also: str) -> list[str]:
     return [p for p in POWERS if p != power and p not in also]
 
 
-def attack(draw: st.DrawFn, draft: Draft, victim: Unit, attackers: list[str], supported: bool = True,
-           keep: frozenset[str] = frozenset()) -> list[Unit]:
+def attack(
+    draw: st.DrawFn,
+    draft: Draft,
+    victim: Unit,
+    attackers: list[str],
+    supported: bool = True,
+    keep: frozenset[str] = frozenset(),
+) -> list[Unit]:
     """Place an attacker on ``victim`` and, if ``supported``, a supporter, both of one power
     (neither P nor the victim's), with their orders; nothing is placed on ``keep``."""
     province = victim.province
@@ -268,12 +276,25 @@ def own_movement_lines(draw: st.DrawFn, variant: Variant, state: GameState, powe
     for fleet in units:
         if fleet.kind != "F" or fleet.province not in SEAS:
             continue
-        sea_moves = [(u, lines[u.province]) for u in units if u.kind == "A" and u.province in lines
-                     and " - " in lines[u.province]]
-        around = [(u, t) for u in units if u.kind == "A" and fleet.province in BOARD.neighbours[u.province]
-                  for t in via_targets(u.province) if t not in BOARD.neighbours[fleet.province]]
-        far = [(u, t) for u in units if u.kind == "A" and fleet.province in BOARD.neighbours[u.province]
-               for t in convoy_reach(u.province) if len(shortest_sea_path(u.province, t, fleet.province)) >= 3]
+        sea_moves = [
+            (u, lines[u.province])
+            for u in units
+            if u.kind == "A" and u.province in lines and " - " in lines[u.province]
+        ]
+        around = [
+            (u, t)
+            for u in units
+            if u.kind == "A" and fleet.province in BOARD.neighbours[u.province]
+            for t in via_targets(u.province)
+            if t not in BOARD.neighbours[fleet.province]
+        ]
+        far = [
+            (u, t)
+            for u in units
+            if u.kind == "A" and fleet.province in BOARD.neighbours[u.province]
+            for t in convoy_reach(u.province)
+            if len(shortest_sea_path(u.province, t, fleet.province)) >= 3
+        ]
         mode = draw(st.integers(0, 6))
         if mode < 2 and around:
             army, target = draw(st.sampled_from(around))
@@ -312,9 +333,10 @@ def own_retreat_line(draw: st.DrawFn, unit: Unit, unseen: frozenset[str]) -> str
 def own_adjustment_lines(draw: st.DrawFn, state: GameState, power: str, variant: Variant) -> list[str]:
     """Builds in P's home centres (any owned centre where the variant allows), by the map;
     removals of its units; WAIVE."""
-    homes = sorted(set(state.homes.get(power, ())) | (
-        {c for c, o in state.centers.items() if o == power} if variant.options.build_in_any_owned_center else set()
-    ))
+    homes = sorted(
+        set(state.homes.get(power, ()))
+        | ({c for c, o in state.centers.items() if o == power} if variant.options.build_in_any_owned_center else set())
+    )
     out: list[str] = []
     for _ in range(draw(st.integers(0, 2))):
         shape = draw(st.sampled_from(["build", "build", "remove", "waive"]))
@@ -356,8 +378,9 @@ def filed_ahead_lines(draw: st.DrawFn, variant: Variant, state: GameState, power
 # --- foreign orders ---------------------------------------------------------------------------
 
 
-def foreign_line(draw: st.DrawFn, options: MovementOptions, unit: Unit, variant: Variant,
-                 avoid: frozenset[str] = frozenset()) -> str | None:
+def foreign_line(
+    draw: st.DrawFn, options: MovementOptions, unit: Unit, variant: Variant, avoid: frozenset[str] = frozenset()
+) -> str | None:
     """An order for a foreign unit: none, a legal one (the engine's list), or one drawn by the
     map alone like P's (it may be illegal, or legal only thanks to fleets elsewhere). Orders
     naming a province in ``avoid`` are not drawn."""
@@ -375,8 +398,9 @@ def foreign_line(draw: st.DrawFn, options: MovementOptions, unit: Unit, variant:
     return None
 
 
-def foreign_retreat_line(draw: st.DrawFn, unit: Unit, targets: Sequence[str], shared: Sequence[str],
-                         avoid: frozenset[str] = frozenset()) -> str | None:
+def foreign_retreat_line(
+    draw: st.DrawFn, unit: Unit, targets: Sequence[str], shared: Sequence[str], avoid: frozenset[str] = frozenset()
+) -> str | None:
     """A retreat for a foreign dislodged unit, by the map: often into a province another
     dislodged unit could also retreat to (so retreats meet and bounce)."""
     targets = [t for t in targets if t not in avoid]
@@ -404,8 +428,11 @@ def retreat_turn_lines(draw: st.DrawFn, variant: Variant, position: Position, po
     # One province most of the foreign units that could retreat there are sent to, preferably
     # one P cannot see: whether they meet there, or find a unit standing, must not show.
     watched = [d.unit for p, d in state.dislodged.items() if p not in unseen and d.unit.power != power]
-    rally = sorted({t for u in watched for t in reach(u) if t in unseen and counts.get(t, 0) > 1}) or [
-        t for t in shared if t in unseen] or shared
+    rally = (
+        sorted({t for u in watched for t in reach(u) if t in unseen and counts.get(t, 0) > 1})
+        or [t for t in shared if t in unseen]
+        or shared
+    )
     meeting = [draw(st.sampled_from(rally))] if rally else []
     lines: Lines = {}
     for d in dislodged:
@@ -468,7 +495,7 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     for center in CENTERS:
         pick = rng.randrange(10)
-        if center in mine and pick < 7 or center in area and pick < 2:
+        if (center in mine and pick < 7) or (center in area and pick < 2):
             centers[center] = power
         elif pick < 6:
             centers[center] = rng.choice(others(power))
@@ -493,7 +520,8 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
     for pair in sorted(sea_pairs(draft.lines[power]), key=str):
         path = shortest_sea_path(*pair)
         holes = [s for s in path if s in unseen and s not in board.units] or [
-            s for s in path if s not in seen and s not in board.units]
+            s for s in path if s not in seen and s not in board.units
+        ]
         if holes:
             paths.append((path, holes))
     strict = [(path, holes) for path, holes in paths if set(holes) <= unseen]
@@ -532,17 +560,22 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
                 meeting = draw(st.sampled_from(dark))
                 sites = board.free(p for p in BOARD.neighbours[meeting] if p != victim.province)
                 if sites:
-                    second = board.place(draw, draw(st.sampled_from(sites)), draw(st.sampled_from(others(power))),
-                                         reaching=meeting)
+                    second = board.place(
+                        draw, draw(st.sampled_from(sites)), draw(st.sampled_from(others(power))), reaching=meeting
+                    )
                     for target in (victim, second):
                         if target is not None:
-                            attackers += attack(draw, draft, target, others(power, target.power),
-                                                keep=frozenset({meeting}))
+                            attackers += attack(
+                                draw, draft, target, others(power, target.power), keep=frozenset({meeting})
+                            )
                             draft.give(target, f"{text(target)} H")
         # Skirmishes in the dark: dislodgements P cannot see.
         for _ in range(1 if soloist else draw(st.integers(0, 2))):
-            far = [p for p in PROVINCES if p not in ball(mine, 3) and p not in board.units and p != goal
-                   and p not in CENTERS]  # a capture would change the public centre counts
+            far = [
+                p
+                for p in PROVINCES
+                if p not in ball(mine, 3) and p not in board.units and p != goal and p not in CENTERS
+            ]  # a capture would change the public centre counts
             if not far:
                 break
             lonely = board.place(draw, draw(st.sampled_from(far)), draw(st.sampled_from(others(power))))
@@ -565,8 +598,11 @@ def first_turns(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Position
     if soloist is not None:
         # Enough centres to win at the end of the Fall whatever a stray unit takes from it (its
         # taker makes sure of it): the end of the game then hangs on the dislodgements alone.
-        held = [c for c in CENTERS if c != goal and c not in mine and
-                (c not in board.units or board.units[c].power == soloist)]
+        held = [
+            c
+            for c in CENTERS
+            if c != goal and c not in mine and (c not in board.units or board.units[c].power == soloist)
+        ]
         for center in rng.sample(held, min(len(held), draw(st.integers(17, 19)))):
             centers[center] = soloist
     state = blank.with_changes(units=dict(board.units), centers=centers)
@@ -630,8 +666,9 @@ def own_battle(draw: st.DrawFn, draft: Draft, own: list[Unit], power: str) -> No
     seas = board.free(p for p in BOARD.neighbours[home] if p in SEAS)
     if not land or not seas:
         return
-    mover = board.place(draw, draw(st.sampled_from(land)), draw(st.sampled_from(others(power))), kind="A",
-                        reaching=home)
+    mover = board.place(
+        draw, draw(st.sampled_from(land)), draw(st.sampled_from(others(power))), kind="A", reaching=home
+    )
     helpers = board.free(p for p in BOARD.neighbours[home] if p in LAND)
     helper = board.place(draw, draw(st.sampled_from(helpers)), power, kind="A", reaching=home) if helpers else None
     guard = board.place(draw, draw(st.sampled_from(seas)), draw(st.sampled_from(others(power))), kind="F")
@@ -698,5 +735,3 @@ def base_games(draw: st.DrawFn, variant: Variant, power: str) -> tuple[Game, Lin
         return Game((first,)), None
     follow = retreat_turn_lines(draw, variant, first.result.position, power)
     return Game((first, play_turn(variant, first.result.position, follow))), follow
-
-

@@ -42,6 +42,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from hypothesis import strategies as st
+
+from fogdip.engine import GameState, Phase, Unit
+from fogdip.engine.legal import MovementOptions
+from fogdip.variants import Variant
+
 from sea_routes import CENTERS, completed_routes, critical_seas, reach, retreat_line, text
 from strategies import BOARD, POWERS, PROVINCES, SPOTS, words_provinces
 from turn_games import (
@@ -56,10 +61,6 @@ from turn_games import (
     play_turn,
     sensitive,
 )
-
-from fogdip.engine import GameState, Phase, Unit
-from fogdip.engine.legal import MovementOptions
-from fogdip.variants import Variant
 
 __all__ = ["Game", "TurnCase", "espionage_on", "hidden_changes", "play_turn"]
 
@@ -93,14 +94,20 @@ def espionage_on(line: str, power: str) -> bool:
     return len(words) >= 2 and words[-2] == "E" and words[-1] == power
 
 
-def prefer(draw: st.DrawFn, subjects: list[Unit], lines: Mapping[str, Sequence[str]], endgame: bool = False) -> list[Unit]:
+def prefer(
+    draw: st.DrawFn, subjects: list[Unit], lines: Mapping[str, Sequence[str]], endgame: bool = False
+) -> list[Unit]:
     """The foreign units to change, narrowed now and then to those whose change matters most
     or is thrown away least: supporters (an attack in the dark stands or falls with them, and
     with it whether anyone must retreat), or units that neither stand on a centre nor move
     into one (a capture changes the public centre counts)."""
     supporters = [u for u in subjects if any(" S " in line for line in line_of(lines, u))]
-    quiet = [u for u in subjects if u.province not in CENTERS
-             and not any(set(words_provinces(line)) & set(CENTERS) for line in line_of(lines, u))]
+    quiet = [
+        u
+        for u in subjects
+        if u.province not in CENTERS
+        and not any(set(words_provinces(line)) & set(CENTERS) for line in line_of(lines, u))
+    ]
     pick = draw(st.integers(0, 9))
     if pick < (7 if endgame else 3) and supporters:
         return supporters
@@ -150,11 +157,17 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
     hot = [p for p in dark if p in sensitive(first, power)]
     # Foreign supporters outside the zone whose support bears on a battle in it, and the dark
     # units that could cut them: whether the support is cut must not show in P's own words.
-    guards = sorted({
-        line.split()[1].partition("/")[0] for other, listed in lines.items() if other != power for line in listed
-        if " S " in line and set(words_provinces(line.split(" S ", 1)[1])) & zone
-        and line.split()[1].partition("/")[0] not in zone
-    })
+    guards = sorted(
+        {
+            line.split()[1].partition("/")[0]
+            for other, listed in lines.items()
+            if other != power
+            for line in listed
+            if " S " in line
+            and set(words_provinces(line.split(" S ", 1)[1])) & zone
+            and line.split()[1].partition("/")[0] not in zone
+        }
+    )
     cutters = [(u, g) for u in subjects for g in guards if g in BOARD.reachable_provinces(u.kind, u.location)]
     kinds = ["add"] * 3 if dark else []
     if subjects:
@@ -182,8 +195,9 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
     def new_line(moved: GameState, unit: Unit) -> str | None:
         if winter and not spring:
             return None
-        options = MovementOptions(moved.with_changes(phase=Phase("S", state.phase.year + 1, "M")) if winter else moved,
-                                  variant.rules)
+        options = MovementOptions(
+            moved.with_changes(phase=Phase("S", state.phase.year + 1, "M")) if winter else moved, variant.rules
+        )
         # Seldom into a centre: a capture changes the public centre counts.
         avoid = zone if draw(st.integers(0, 9)) == 0 else zone | frozenset(CENTERS)
         return foreign_line(draw, options, unit, variant, avoid=avoid - {unit.province})
@@ -220,8 +234,11 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
         if cut is not None:
             old = cut[0]
         else:
-            old = draw(st.sampled_from(
-                deciding if deciding and draw(st.integers(0, 3)) > 0 else prefer(draw, subjects, lines, endgame)))
+            old = draw(
+                st.sampled_from(
+                    deciding if deciding and draw(st.integers(0, 3)) > 0 else prefer(draw, subjects, lines, endgame)
+                )
+            )
         told = line_of(lines, old)
         rest = {p: u for p, u in state.units.items() if p != old.province}
         dropped = without(lines, old.power, told)
@@ -247,9 +264,12 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
         second_lines = with_line(dropped, old.power, line)
         places = frozenset({old.province} | ({unit.province} if unit is not None else set()))
         told = told + ([line] if line else [])
-        change = f"{kind} {old.power} {text(old)}" + (
-            f" ({' | '.join(line_of(lines, old))})" if line_of(lines, old) else "") + (
-            f" -> {text(unit)}" if unit is not None and unit != old else "") + (f" ordered {line}" if line else "")
+        change = (
+            f"{kind} {old.power} {text(old)}"
+            + (f" ({' | '.join(line_of(lines, old))})" if line_of(lines, old) else "")
+            + (f" -> {text(unit)}" if unit is not None and unit != old else "")
+            + (f" ordered {line}" if line else "")
+        )
     position = dataclasses.replace(opening.position, state=changed)
     if unit is not None and "R" in variant.turn_kinds(position) and draw(st.booleans()):
         targets = [t for t in reach(unit) if t not in zone and t not in CENTERS]
@@ -278,4 +298,3 @@ def hidden_changes(draw: st.DrawFn, variant: Variant, zone_of: ZoneOf) -> TurnCa
     if follow is not None and old is not None:
         told += line_of(follow, old)
     return TurnCase(variant, power, change, places, tuple(told), first, Game(tuple(turns)))
-

@@ -42,8 +42,10 @@ def position(
 def sight(state: GameState, power: str) -> Sight:
     """Seed 001's sight at filing time, as the turn computes it."""
     rules = SightingRules()
-    return Sight(lambda kind, location: rules.sees_unit_at(state, power, kind, location),
-                 lambda: rules.visible_provinces(state, power))
+    return Sight(
+        lambda kind, location: rules.sees_unit_at(state, power, kind, location),
+        lambda: rules.visible_provinces(state, power),
+    )
 
 
 BLIND = Sight(lambda kind, location: False, frozenset)
@@ -66,15 +68,34 @@ def test_route_fall_turn() -> None:
     each set of Fall orders" and retreat guesses "must be provided to the GM with the orders for
     the turn after which they might be needed": one list, split by sub-phase, order kept."""
     lines = [
-        "A PAR - BUR", "F NTH R NWG", "F NTH - NWG", "A PAR B", "BUILD F BRE", "WAIVE", "A MUN D",
-        "F LON S F NTH - NWG", "retreat: F ENG D", "adjust: A KIE D", "Move: A RUH - BEL", "F NTH R DISBAND",
-        "IF F NTH DISLODGED THEN F NTH R EDI", "IF A BEL - HOL: A PAR B", "F STP (sc) B", "disband A BER",
+        "A PAR - BUR",
+        "F NTH R NWG",
+        "F NTH - NWG",
+        "A PAR B",
+        "BUILD F BRE",
+        "WAIVE",
+        "A MUN D",
+        "F LON S F NTH - NWG",
+        "retreat: F ENG D",
+        "adjust: A KIE D",
+        "Move: A RUH - BEL",
+        "F NTH R DISBAND",
+        "IF F NTH DISLODGED THEN F NTH R EDI",
+        "IF A BEL - HOL: A PAR B",
+        "F STP (sc) B",
+        "disband A BER",
     ]
     assert route_lines(lines, ("M", "R", "A")) == {
         "M": ["A PAR - BUR", "F NTH - NWG", "F LON S F NTH - NWG", "A RUH - BEL"],
         "R": ["F NTH R NWG", "F ENG D", "F NTH R DISBAND", "IF F NTH DISLODGED THEN F NTH R EDI"],
         "A": [
-            "A PAR B", "BUILD F BRE", "WAIVE", "A MUN D", "A KIE D", "IF A BEL - HOL THEN A PAR B", "F STP (sc) B",
+            "A PAR B",
+            "BUILD F BRE",
+            "WAIVE",
+            "A MUN D",
+            "A KIE D",
+            "IF A BEL - HOL THEN A PAR B",
+            "F STP (sc) B",
             "disband A BER",
         ],
     }
@@ -85,7 +106,9 @@ def test_route_spring_turn() -> None:
     disband there; a build has no sub-phase in the turn and is kept apart (the turn ignores it,
     check_filed_line rejects it)."""
     assert route_lines(["A PAR - BUR", "A MUN D", "F NTH R NWG", "A PAR B", "adjust: WAIVE"], ("M", "R")) == {
-        "M": ["A PAR - BUR"], "R": ["A MUN D", "F NTH R NWG"], "A": ["A PAR B", "WAIVE"],
+        "M": ["A PAR - BUR"],
+        "R": ["A MUN D", "F NTH R NWG"],
+        "A": ["A PAR B", "WAIVE"],
     }
 
 
@@ -93,7 +116,14 @@ def test_route_winter_spring_turn() -> None:
     """Deadman: "you will know your status prior to the Winter/Spring combination order". Builds
     and removals go to Winter, the rest (Deadman's own orders too) to Spring."""
     lines = [
-        "A PAR B", "F NTH - NWG", "A MUN D", "F NTH DB", "F NTH E FRANCE", "PAS NTH", "WAIVE", "MOVE: A BUR D",
+        "A PAR B",
+        "F NTH - NWG",
+        "A MUN D",
+        "F NTH DB",
+        "F NTH E FRANCE",
+        "PAS NTH",
+        "WAIVE",
+        "MOVE: A BUR D",
         "A PAR - PIC",
     ]
     assert route_lines(lines, ("A", "M")) == {
@@ -120,8 +150,17 @@ def test_route_unreadable_conditional_goes_to_the_engine() -> None:
 
 
 POOL = [
-    "A PAR - BUR", "F NTH R NWG", "A PAR B", "WAIVE", "A MUN D", "PAS NTH", "IF A BEL - HOL: WAIVE", "RETREAT: F NTH D",
-    "move: A PAR D", "IF F NTH DISLODGED", "",
+    "A PAR - BUR",
+    "F NTH R NWG",
+    "A PAR B",
+    "WAIVE",
+    "A MUN D",
+    "PAS NTH",
+    "IF A BEL - HOL: WAIVE",
+    "RETREAT: F NTH D",
+    "move: A PAR D",
+    "IF F NTH DISLODGED",
+    "",
 ]
 
 
@@ -153,13 +192,16 @@ def test_conditional_syntax_forms() -> None:
         assert line.order.upper() == "F NTH R EDI"
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ("IF F NTH DISLODGED F NTH R NWG", "needs THEN"),
-    ("IF THEN F NTH R NWG", "IF needs a condition"),
-    ("IF F NTH DISLODGED THEN", "nothing follows THEN"),
-    ("IF A XYZ - HOL THEN WAIVE", "unknown province 'XYZ'"),
-    ("IF A PAR H THEN WAIVE", "is not understood"),
-])
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("IF F NTH DISLODGED F NTH R NWG", "needs THEN"),
+        ("IF THEN F NTH R NWG", "IF needs a condition"),
+        ("IF F NTH DISLODGED THEN", "nothing follows THEN"),
+        ("IF A XYZ - HOL THEN WAIVE", "unknown province 'XYZ'"),
+        ("IF A PAR H THEN WAIVE", "is not understood"),
+    ],
+)
 def test_conditional_syntax_errors(text: str, fragment: str) -> None:
     state = position({"ENGLAND": ["F NTH"]}, "F1901M")
     message = reason(text, state, "ENGLAND")
@@ -225,9 +267,15 @@ def test_dislodged_conditions_name_own_units() -> None:
 
 
 CONDITIONS = [
-    "IF A BEL - HOL THEN A PIC R PAR", "IF BUR - MUN: A PAR B", "IF F NTH DISLODGED THEN WAIVE",
+    "IF A BEL - HOL THEN A PIC R PAR",
+    "IF BUR - MUN: A PAR B",
+    "IF F NTH DISLODGED THEN WAIVE",
     "IF A BUR DISLODGED THEN WAIVE",
-    "IF NOT F ENG - BRE THEN F BRE B", "IF A BEL - PIC THEN A PIC R PAR", "A BEL R HOL", "A MUN B", "A PIC R BEL",
+    "IF NOT F ENG - BRE THEN F BRE B",
+    "IF A BEL - PIC THEN A PIC R PAR",
+    "A BEL R HOL",
+    "A MUN B",
+    "A PIC R BEL",
 ]
 SPACES = ["BEL", "HOL", "BUR", "MUN", "NTH", "ENG", "BRE", "RUH", "KIE"]
 
@@ -253,20 +301,27 @@ def test_reasons_never_depend_on_foreign_units(text: str, foreign: dict[str, str
 # --- lines filed ahead must name the power's own units and possible centres -------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("A BUR R MUN", "you have no unit in BUR to retreat"),
-    ("F PAR R PIC", "your unit in PAR is A PAR"),
-    ("A PAR R MUN", "A PAR could never retreat to MUN: it is not one move away"),
-    ("RETREAT: A PAR H", "a retreat filed ahead is '<unit> R <province>' or '<unit> D'"),
-    ("A MUN B", "MUN is not a home centre of FRANCE"),
-    ("A BUR B", "BUR is not a supply centre"),
-    ("A MAO B", "MAO is not a supply centre"),
-    ("A MAO D", "an army cannot stand in Mid-Atlantic Ocean"),
-    ("F STP B", "STP is not a home centre of FRANCE"),
-    ("F MAR S A PAR", None),
-    ("ADJUST: A PAR - BUR", "an adjustment is a build ('A PAR B'), a removal ('A PAR D') or WAIVE"),
-    ("A PAR R PIC", None), ("A PAR R DISBAND", None), ("F BRE B", None), ("A MUN D", None), ("WAIVE", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A BUR R MUN", "you have no unit in BUR to retreat"),
+        ("F PAR R PIC", "your unit in PAR is A PAR"),
+        ("A PAR R MUN", "A PAR could never retreat to MUN: it is not one move away"),
+        ("RETREAT: A PAR H", "a retreat filed ahead is '<unit> R <province>' or '<unit> D'"),
+        ("A MUN B", "MUN is not a home centre of FRANCE"),
+        ("A BUR B", "BUR is not a supply centre"),
+        ("A MAO B", "MAO is not a supply centre"),
+        ("A MAO D", "an army cannot stand in Mid-Atlantic Ocean"),
+        ("F STP B", "STP is not a home centre of FRANCE"),
+        ("F MAR S A PAR", None),
+        ("ADJUST: A PAR - BUR", "an adjustment is a build ('A PAR B'), a removal ('A PAR D') or WAIVE"),
+        ("A PAR R PIC", None),
+        ("A PAR R DISBAND", None),
+        ("F BRE B", None),
+        ("A MUN D", None),
+        ("WAIVE", None),
+    ],
+)
 def test_filed_ahead_lines(text: str, expected: str | None) -> None:
     """Retreat guesses name the power's own units; a build names a centre it could own (who owns
     what is only known once the Fall is played, so that is left to the engine)."""
@@ -291,7 +346,8 @@ def test_builds_in_any_owned_centre() -> None:
 def fall_attack() -> tuple[GameState, TurnContext]:
     """France dislodges Germany's A BUR from GAS, supported from PIC; Germany's A KIE moves to DEN."""
     state = position(
-        {"FRANCE": ["A GAS", "A PIC"], "GERMANY": ["A BUR", "A KIE"]}, "F1901M",
+        {"FRANCE": ["A GAS", "A PIC"], "GERMANY": ["A BUR", "A KIE"]},
+        "F1901M",
         {"FRANCE": ["PAR", "MAR", "BRE"], "GERMANY": ["MUN", "BER", "KIE"]},
     )
     record = adjudicate(state, {"FRANCE": ["A GAS - BUR", "A PIC S A GAS - BUR"], "GERMANY": ["A KIE - DEN"]})
@@ -370,7 +426,8 @@ def test_no_adjustments_filed() -> None:
     """ "Failure to provide adjustments with Fall orders will result in no builds for that
     player or removals per Civil Disorder Rules, as necessary." """
     state = position(
-        {"FRANCE": ["A PAR", "A BUR", "A PIC"], "GERMANY": ["A MUN"]}, "W1901A",
+        {"FRANCE": ["A PAR", "A BUR", "A PIC"], "GERMANY": ["A MUN"]},
+        "W1901A",
         {"FRANCE": ["PAR"], "GERMANY": ["MUN", "BER", "KIE"]},
     )
     chosen = {p: select_adjustments(state, p, [], TurnContext(), RULES) for p in ("FRANCE", "GERMANY")}
@@ -389,23 +446,40 @@ def test_sighting_fall_turn_end_to_end() -> None:
     Winter adjustment season has been adjudicated, the GM provides each player with information
     about which supply centers he controls and what adjustments he just made." """
     variant = Variant.named("sighting")
-    spring = variant.play(variant.start(), {
-        "FRANCE": ["A PAR - PIC", "A MAR - GAS", "F BRE - MAO", "F MAO R NAO"],
-        "GERMANY": ["A MUN - BUR", "F KIE - HOL", "A BER - KIE", "A BUR R MUN"],
-        "ITALY": ["F NAP - ION"],
-    })
+    spring = variant.play(
+        variant.start(),
+        {
+            "FRANCE": ["A PAR - PIC", "A MAR - GAS", "F BRE - MAO", "F MAO R NAO"],
+            "GERMANY": ["A MUN - BUR", "F KIE - HOL", "A BER - KIE", "A BUR R MUN"],
+            "ITALY": ["F NAP - ION"],
+        },
+    )
     assert spring.turn == "S1901M" and spring.position.name == "F1901M"
-    fall = variant.play(spring.position, {
-        "FRANCE": [
-            "A GAS - BUR", "A PIC S A GAS - BUR", "F MAO - POR",
-            "F BRE B", "A PAR B", "IF NOT A BUR - PAR THEN A MAR B",
-        ],
-        "GERMANY": [
-            "A BUR H", "F HOL H", "A KIE - DEN", "A BUR R GAS", "IF A GAS - BUR THEN A BUR R MUN", "A BUR R RUH",
-            "adjust: A BER B", "F KIE B", "A MUN B",
-        ],
-        "ITALY": ["F ION - TUN"],
-    })
+    fall = variant.play(
+        spring.position,
+        {
+            "FRANCE": [
+                "A GAS - BUR",
+                "A PIC S A GAS - BUR",
+                "F MAO - POR",
+                "F BRE B",
+                "A PAR B",
+                "IF NOT A BUR - PAR THEN A MAR B",
+            ],
+            "GERMANY": [
+                "A BUR H",
+                "F HOL H",
+                "A KIE - DEN",
+                "A BUR R GAS",
+                "IF A GAS - BUR THEN A BUR R MUN",
+                "A BUR R RUH",
+                "adjust: A BER B",
+                "F KIE B",
+                "A MUN B",
+            ],
+            "ITALY": ["F ION - TUN"],
+        },
+    )
     assert fall.turn == "F1901M" and fall.position.name == "S1902M"
     assert [r.phase for r in fall.resolutions] == ["F1901M", "F1901R", "W1901A"]
     units = {str(u): u.power for u in fall.position.state.units.values()}

@@ -29,12 +29,20 @@ PLAIN = Variant(compose("standard", **ALL_ON))
 DEADMAN = Variant.named("deadman")
 
 
-def position(units: Mapping[str, Sequence[str]], phase: str = "S1902M", usage: Mapping[str, Any] | None = None) -> Position:
+def position(
+    units: Mapping[str, Sequence[str]], phase: str = "S1902M", usage: Mapping[str, Any] | None = None
+) -> Position:
     return Position.of(units, phase, usage=usage, board=BOARD)
 
 
-def play(units: Mapping[str, Sequence[str]], orders: Mapping[str, list[str]], *, variant: Variant = PLAIN,
-         phase: str = "S1902M", usage: Mapping[str, Any] | None = None) -> TurnResult:
+def play(
+    units: Mapping[str, Sequence[str]],
+    orders: Mapping[str, list[str]],
+    *,
+    variant: Variant = PLAIN,
+    phase: str = "S1902M",
+    usage: Mapping[str, Any] | None = None,
+) -> TurnResult:
     return variant.play(position(units, phase, usage), dict(orders))
 
 
@@ -130,7 +138,11 @@ def test_espionage_reveals_provinces_not_types() -> None:
     the province, never the type, nor a fleet's coast."""
     played = play({"RUSSIA": ["A FIN"], "ENGLAND": ["F STP/NC", "F NWY", "A SWE"]}, {"RUSSIA": ["A FIN E ENGLAND"]})
     seen = foreign(played.observations["RUSSIA"])
-    assert seen == {SeenUnit("STP", "ENGLAND", None), SeenUnit("NWY", "ENGLAND", None), SeenUnit("SWE", "ENGLAND", None)}
+    assert seen == {
+        SeenUnit("STP", "ENGLAND", None),
+        SeenUnit("NWY", "ENGLAND", None),
+        SeenUnit("SWE", "ENGLAND", None),
+    }
     assert all(unit.kind is None and "/" not in unit.location for unit in seen)
 
 
@@ -162,7 +174,9 @@ def test_seed_q2_an_attack_fails_the_whole_espionage() -> None:
     russia, austria = played.observations["RUSSIA"], played.observations["AUSTRIA"]
     assert line(russia, "A GAL E AUSTRIA").result == ("fails",)
     assert foreign(russia) == set()
-    assert notice_texts(russia, "espionage") == ["A GAL E AUSTRIA failed: the unit was attacked, and nothing was learned"]
+    assert notice_texts(russia, "espionage") == [
+        "A GAL E AUSTRIA failed: the unit was attacked, and nothing was learned"
+    ]
     assert austria.notices_of("spied") == []
     assert played.position.usage == {"espionage": {"RUSSIA": {"1902": 1}}}  # a failed espionage is used up
 
@@ -240,7 +254,9 @@ def test_an_espionage_finding_nothing_is_still_reported() -> None:
     """The spy is told when no unit of the target is near; the target is told nothing, as
     nobody learned where any of its units stand."""
     played = play({"ENGLAND": ["F NTH"], "FRANCE": ["A MAR"]}, {"ENGLAND": ["F NTH E FRANCE"]})
-    assert notice_texts(played.observations["ENGLAND"], "espionage") == ["F NTH E FRANCE: no French units within one space of NTH"]
+    assert notice_texts(played.observations["ENGLAND"], "espionage") == [
+        "F NTH E FRANCE: no French units within one space of NTH"
+    ]
     assert played.observations["FRANCE"].notices == ()
 
 
@@ -272,8 +288,10 @@ def test_one_espionage_per_year() -> None:
     fall = PLAIN.play(played.position, {"ENGLAND": ["F EDI E FRANCE"]})
     assert reasons(fall, "ENGLAND") == ["ENGLAND has already used its espionage order for 1902 (one per game year)"]
     assert line(fall.observations["ENGLAND"], "F EDI H").result == ()  # it held, as a unit without an order
-    next_year = PLAIN.play(Position(fall.position.state.with_changes(phase=Phase("S", 1903, "M")), usage=fall.position.usage),
-                           {"ENGLAND": ["F EDI E FRANCE"]})
+    next_year = PLAIN.play(
+        Position(fall.position.state.with_changes(phase=Phase("S", 1903, "M")), usage=fall.position.usage),
+        {"ENGLAND": ["F EDI E FRANCE"]},
+    )
     assert next_year.rejected == ()
     assert next_year.position.usage == {"espionage": {"ENGLAND": {"1902": 1, "1903": 1}}}
 
@@ -283,7 +301,9 @@ def test_the_year_allowance_through_the_deadman_preset() -> None:
     (refused in 1901), then Fall 1901, where a second espionage is refused."""
     opening = DEADMAN.play(DEADMAN.start(), {})
     spring = DEADMAN.play(opening.position, {"ENGLAND": ["F LON E FRANCE", "PAS-Nth"], "FRANCE": ["F BRE - ENG"]})
-    assert [(r.text, r.reason) for r in spring.rejected] == [("PAS-Nth", "peek-a-sneak may be used from 1902 on, not in 1901")]
+    assert [(r.text, r.reason) for r in spring.rejected] == [
+        ("PAS-Nth", "peek-a-sneak may be used from 1902 on, not in 1901")
+    ]
     assert foreign(spring.observations["ENGLAND"]) == {SeenUnit("ENG", "FRANCE", None)}
     retreats = DEADMAN.play(spring.position, {})  # deadman holds every retreat season
     fall = DEADMAN.play(retreats.position, {"ENGLAND": ["F EDI E GERMANY"]})
@@ -295,11 +315,15 @@ def test_the_deadman_winter_and_spring_turn() -> None:
     """The deadman preset files Winter's adjustments with the next Spring's orders: the new
     year's espionage allowance and the first peeks (1902) are played in that combined turn,
     after the Spring moves. A DB there is a Spring disband; ``DISBANDS`` would be a removal."""
-    spring = DEADMAN.play(DEADMAN.play(DEADMAN.start(), {}).position, {"ENGLAND": ["F LON E FRANCE"], "FRANCE": ["A PAR - PIC"]})
+    spring = DEADMAN.play(
+        DEADMAN.play(DEADMAN.start(), {}).position, {"ENGLAND": ["F LON E FRANCE"], "FRANCE": ["A PAR - PIC"]}
+    )
     fall = DEADMAN.play(DEADMAN.play(spring.position, {}).position, {"FRANCE": ["A PIC - BEL"]})
     winter = DEADMAN.play(fall.position, {})
     assert winter.position.name == "W1901A"
-    played = DEADMAN.play(winter.position, {"ENGLAND": ["F EDI E FRANCE", "PAS BEL", "F LON DB"], "FRANCE": ["F BRE B"]})
+    played = DEADMAN.play(
+        winter.position, {"ENGLAND": ["F EDI E FRANCE", "PAS BEL", "F LON DB"], "FRANCE": ["F BRE B"]}
+    )
     assert [r.phase for r in played.resolutions] == ["W1901A", "S1902M"]
     assert played.rejected == ()
     england = played.observations["ENGLAND"]
@@ -335,7 +359,10 @@ def test_unlimited_espionage_option() -> None:
 
 def test_a_rejected_espionage_uses_nothing() -> None:
     played = play({"ENGLAND": ["F NTH"]}, {"ENGLAND": ["F NTH E ENGLAND", "F LON E FRANCE"]})
-    assert reasons(played, "ENGLAND") == ["ENGLAND cannot spy on itself: name another power", "ENGLAND has no unit in LON"]
+    assert reasons(played, "ENGLAND") == [
+        "ENGLAND cannot spy on itself: name another power",
+        "ENGLAND has no unit in LON",
+    ]
     assert played.position.usage == {}
 
 
@@ -343,10 +370,15 @@ def test_usage_is_json_and_never_mutated() -> None:
     usage = {"espionage": {"ENGLAND": {"1901": 1}}, "other": [1, 2]}
     played = play({"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}, {"ENGLAND": ["F NTH E FRANCE"]}, usage=usage)
     assert usage == {"espionage": {"ENGLAND": {"1901": 1}}, "other": [1, 2]}
-    assert json.loads(json.dumps(played.position.usage)) == {"espionage": {"ENGLAND": {"1901": 1, "1902": 1}}, "other": [1, 2]}
+    assert json.loads(json.dumps(played.position.usage)) == {
+        "espionage": {"ENGLAND": {"1901": 1, "1902": 1}},
+        "other": [1, 2],
+    }
 
 
-@pytest.mark.parametrize("usage", [{"espionage": []}, {"espionage": {"ENGLAND": 1}}, {"espionage": {"ENGLAND": {"1902": "one"}}}])
+@pytest.mark.parametrize(
+    "usage", [{"espionage": []}, {"espionage": {"ENGLAND": 1}}, {"espionage": {"ENGLAND": {"1902": "one"}}}]
+)
 def test_malformed_usage_is_a_clear_error(usage: dict[str, Any]) -> None:
     with pytest.raises(FogdipError, match='usage "espionage" must map each power to {year: count}'):
         play({"ENGLAND": ["F NTH"]}, {"ENGLAND": ["F NTH E FRANCE"]}, usage=usage)
@@ -480,7 +512,9 @@ def test_disband_and_another_order_leave_the_unit_in_place() -> None:
 
 
 def test_the_same_extra_order_twice_is_one_order() -> None:
-    played = play({"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["A BUR E GERMANY", "a bur espionage germany"]})
+    played = play(
+        {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["A BUR E GERMANY", "a bur espionage germany"]}
+    )
     assert played.rejected == ()
     assert line(played.observations["FRANCE"], "A BUR E GERMANY").result == ()
 
@@ -522,29 +556,32 @@ def test_orders_of_an_unknown_power_are_refused() -> None:
 # --- notation -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, canonical", [
-    ("F NTH E FRANCE", "F NTH E FRANCE"),
-    ("F NTH ESPIONAGE FRANCE", "F NTH E FRANCE"),
-    ("F Nth - Espionage France", "F NTH E FRANCE"),
-    ("F Nth-Espionage France", "F NTH E FRANCE"),
-    ("f nth e france", "F NTH E FRANCE"),
-    ("Fleet North Sea Espionage French", "F NTH E FRANCE"),
-    ("F Nwy E Russia", "F NWY E RUSSIA"),
-    ("A Gal E Austria", "A GAL E AUSTRIA"),
-    ("NTH E FRA", "NTH E FRANCE"),
-    ("F STP/NC SPIES ON ENGLAND", "F STP/NC E ENGLAND"),
-    ("PAS NTH", "PAS NTH"),
-    ("PAS-Nth", "PAS NTH"),
-    ("Peek-a-Sneak North Sea", "PAS NTH"),
-    ("Peek-a-Sneak-North Sea", "PAS NTH"),
-    ("PEEK NTH", "PAS NTH"),
-    ("pas stp/nc", "PAS STP"),
-    ("F NTH DB", "F NTH DB"),
-    ("F NTH DISBANDS", "F NTH DB"),
-    ("F Nth-Disbands", "F NTH DB"),
-    ("F Nth-DB", "F NTH DB"),
-    ("DB F NTH", "F NTH DB"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("F NTH E FRANCE", "F NTH E FRANCE"),
+        ("F NTH ESPIONAGE FRANCE", "F NTH E FRANCE"),
+        ("F Nth - Espionage France", "F NTH E FRANCE"),
+        ("F Nth-Espionage France", "F NTH E FRANCE"),
+        ("f nth e france", "F NTH E FRANCE"),
+        ("Fleet North Sea Espionage French", "F NTH E FRANCE"),
+        ("F Nwy E Russia", "F NWY E RUSSIA"),
+        ("A Gal E Austria", "A GAL E AUSTRIA"),
+        ("NTH E FRA", "NTH E FRANCE"),
+        ("F STP/NC SPIES ON ENGLAND", "F STP/NC E ENGLAND"),
+        ("PAS NTH", "PAS NTH"),
+        ("PAS-Nth", "PAS NTH"),
+        ("Peek-a-Sneak North Sea", "PAS NTH"),
+        ("Peek-a-Sneak-North Sea", "PAS NTH"),
+        ("PEEK NTH", "PAS NTH"),
+        ("pas stp/nc", "PAS STP"),
+        ("F NTH DB", "F NTH DB"),
+        ("F NTH DISBANDS", "F NTH DB"),
+        ("F Nth-Disbands", "F NTH DB"),
+        ("F Nth-DB", "F NTH DB"),
+        ("DB F NTH", "F NTH DB"),
+    ],
+)
 def test_parser_accepts_the_seed_forms(text: str, canonical: str) -> None:
     order = parse_extra_order(text, BOARD)
     assert order is not None and str(order) == canonical
@@ -555,15 +592,18 @@ def test_ordinary_orders_are_left_to_the_engine(text: str) -> None:
     assert parse_extra_order(text, BOARD) is None
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("F NTH E", "name the power to spy on: F NTH E FRANCE"),
-    ("F XYZ E FRANCE", "unknown province 'XYZ'"),
-    ("E FRANCE", "write the spying unit first, then E and the power: F NTH E FRANCE"),
-    ("F NTH DB NOW", "unexpected 'NOW' after DB: write F NTH DB"),
-    ("PAS", "name the province to peek at: PAS NTH"),
-    ("PAS ATLANTIS", "unknown province 'ATLANTIS': write PAS and a province, e.g. PAS NTH"),
-    ("F NTH S A BEL E FRANCE", "write the unit, then the order: F NTH E FRANCE"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("F NTH E", "name the power to spy on: F NTH E FRANCE"),
+        ("F XYZ E FRANCE", "unknown province 'XYZ'"),
+        ("E FRANCE", "write the spying unit first, then E and the power: F NTH E FRANCE"),
+        ("F NTH DB NOW", "unexpected 'NOW' after DB: write F NTH DB"),
+        ("PAS", "name the province to peek at: PAS NTH"),
+        ("PAS ATLANTIS", "unknown province 'ATLANTIS': write PAS and a province, e.g. PAS NTH"),
+        ("F NTH S A BEL E FRANCE", "write the unit, then the order: F NTH E FRANCE"),
+    ],
+)
 def test_unreadable_extra_orders_say_why(text: str, reason: str) -> None:
     from fogdip.engine import InvalidOrder
 
@@ -591,18 +631,25 @@ def test_formatting_round_trips(unit: tuple[str, str], power: str, province: str
 def test_is_movement_extra() -> None:
     """For sorting the lines of a combined Winter and Spring turn: espionage, peeks and ``DB``
     belong to the movement; ``D`` and ``DISBAND`` may be Winter removals."""
-    assert [is_movement_extra(t) for t in ("F Nth-Espionage France", "Peek-a-Sneak-North Sea", "F Nth-DB", "DB F NTH")] == [True] * 4
+    assert [
+        is_movement_extra(t) for t in ("F Nth-Espionage France", "Peek-a-Sneak-North Sea", "F Nth-DB", "DB F NTH")
+    ] == [True] * 4
     assert [is_movement_extra(t) for t in ("F NTH D", "F NTH DISBANDS", "A PAR B", "WAIVE", "")] == [False] * 5
 
 
 # --- leaks --------------------------------------------------------------------------------------
 
-FAR_FROM_NTH = sorted(p for p in BOARD.provinces if BOARD.provinces[p].passable
-                      and not province_sight(BOARD, "NTH") & (BOARD.neighbours[p] | {p}))
+FAR_FROM_NTH = sorted(
+    p
+    for p in BOARD.provinces
+    if BOARD.provinces[p].passable and not province_sight(BOARD, "NTH") & (BOARD.neighbours[p] | {p})
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(FAR_FROM_NTH), max_size=6, unique=True), st.sampled_from(["FRANCE", "GERMANY", "RUSSIA"]))
+@given(
+    st.lists(st.sampled_from(FAR_FROM_NTH), max_size=6, unique=True), st.sampled_from(["FRANCE", "GERMANY", "RUSSIA"])
+)
 def test_units_out_of_reach_change_nothing_for_the_spy(provinces: list[str], owner: str) -> None:
     """Units two or more spaces from every province next to the spy (and not attacking it)
     leave everything England learns unchanged: its report, its order lines, its notices."""

@@ -95,11 +95,16 @@ def far_perturbation(
     rng.shuffle(candidates)
     for unit in candidates:
         lines = orders.get(unit.power, [])
-        mine = [i for i, line in enumerate(lines) if line.split()[1:2] and line.split()[1].partition("/")[0] == unit.province]
+        mine = [
+            i
+            for i, line in enumerate(lines)
+            if line.split()[1:2] and line.split()[1].partition("/")[0] == unit.province
+        ]
         if len(mine) != 1 or " E " in lines[mine[0]] or lines[mine[0]].endswith(" DB"):
             continue
         options = [
-            str(o) for o in legal_orders(state, unit.power, variant.rules).get(unit.province, [])
+            str(o)
+            for o in legal_orders(state, unit.power, variant.rules).get(unit.province, [])
             if all(p not in region for p in _named(str(o), state))
         ]
         options = [o for o in options if o != lines[mine[0]]]
@@ -137,7 +142,9 @@ def test_each_preset_plays_to_its_end_without_leaks(preset: str) -> None:
         played = variant.play(position, orders)
         again = variant.play(position, shuffled(orders, rng))
         for power in position.state.powers:
-            assert report(played, power) == report(again, power), f"{preset} {played.turn} {power}: submission order matters"
+            assert report(played, power) == report(again, power), (
+                f"{preset} {played.turn} {power}: submission order matters"
+            )
         if variant.options.fog_enabled and not played.position.completed:
             for power in position.state.powers:
                 region = region_of(variant, position, played, power)

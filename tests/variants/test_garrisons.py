@@ -32,7 +32,9 @@ MYOPIA = Variant.named("diplomyopia")
 
 
 def position(
-    units: Mapping[str, Sequence[str]], phase: str = "S1901M", usage: Mapping[str, Any] | None = None,
+    units: Mapping[str, Sequence[str]],
+    phase: str = "S1901M",
+    usage: Mapping[str, Any] | None = None,
     centers: Mapping[str, str] | None = None,
 ) -> Position:
     return Position.of(units, phase, centers=centers, usage=usage, board=BOARD)
@@ -73,14 +75,20 @@ PIEDMONT = {"ITALY": ["A PIE"], "FRANCE": ["A MAR"]}
 def test_seed_piedmont_captured_by_a_french_army() -> None:
     """ "When the province is taken by an enemy at least one member of the garrison is assumed
     to escape to report the capture (e.g. "Piedmont captured by a French army")." Italy's army
-    leaves Piedmont in Spring; a French army walks in in Fall. """
-    spring, retreats, fall = turns(MYOPIA, position(PIEDMONT), {"ITALY": ["A PIE - VEN"]}, {}, {"FRANCE": ["A MAR - PIE"]})
+    leaves Piedmont in Spring; a French army walks in in Fall."""
+    spring, retreats, fall = turns(
+        MYOPIA, position(PIEDMONT), {"ITALY": ["A PIE - VEN"]}, {}, {"FRANCE": ["A MAR - PIE"]}
+    )
     silent_but(spring)
     silent_but(retreats)
     assert spring.position.usage[HOLDERS]["PIE"] == "ITALY"
     notice = only_garrison(fall.observations["ITALY"])
     assert notice.as_json() == {
-        "kind": "garrison", "text": "Piedmont captured by a French army", "province": "PIE", "captor": "FRANCE", "type": "A",
+        "kind": "garrison",
+        "text": "Piedmont captured by a French army",
+        "province": "PIE",
+        "captor": "FRANCE",
+        "type": "A",
     }
     silent_but(fall, "ITALY")
     assert fall.position.usage[HOLDERS]["PIE"] == "FRANCE"
@@ -89,16 +97,26 @@ def test_seed_piedmont_captured_by_a_french_army() -> None:
 def test_the_garrison_reports_beyond_sight() -> None:
     """The report comes however far the holder's units are: "a player is told of any
     unoccupied provinces he has lost", not only of those he can see."""
-    *_, fall = turns(MYOPIA, position(PIEDMONT), {"ITALY": ["A PIE - VEN"]}, {},
-                     {"ITALY": ["A VEN - APU"], "FRANCE": ["A MAR - PIE"]})
+    *_, fall = turns(
+        MYOPIA,
+        position(PIEDMONT),
+        {"ITALY": ["A PIE - VEN"]},
+        {},
+        {"ITALY": ["A VEN - APU"], "FRANCE": ["A MAR - PIE"]},
+    )
     italy = fall.observations["ITALY"]
     assert "PIE" not in italy.visible and italy.unit_at("PIE") is None
     assert garrison(italy) == ["Piedmont captured by a French army"]
 
 
 def test_a_fleet_captor_is_named_a_fleet() -> None:
-    *_, fall = turns(MYOPIA, position({"ITALY": ["A PIE"], "FRANCE": ["F LYO"]}), {"ITALY": ["A PIE - TYR"]}, {},
-                     {"FRANCE": ["F LYO - PIE"]})
+    *_, fall = turns(
+        MYOPIA,
+        position({"ITALY": ["A PIE"], "FRANCE": ["F LYO"]}),
+        {"ITALY": ["A PIE - TYR"]},
+        {},
+        {"FRANCE": ["F LYO - PIE"]},
+    )
     notice = only_garrison(fall.observations["ITALY"])
     assert (notice.text, notice.get("type")) == ("Piedmont captured by a French fleet", "F")
 
@@ -121,7 +139,12 @@ def test_a_lost_centre_is_still_reported_once() -> None:
     enters it, and not again when the centre changes hands after the retreats."""
     units = {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI"]}
     _spring, _retreats, fall, fall_retreats = turns(
-        MYOPIA, position(units), {"ITALY": ["A VEN - APU"]}, {}, {"AUSTRIA": ["A TRI - VEN"]}, {},
+        MYOPIA,
+        position(units),
+        {"ITALY": ["A VEN - APU"]},
+        {},
+        {"AUSTRIA": ["A TRI - VEN"]},
+        {},
     )
     assert garrison(fall.observations["ITALY"]) == ["Venice captured by an Austrian army"]
     silent_but(fall, "ITALY")
@@ -141,8 +164,12 @@ def test_a_centre_lost_by_dislodgement_is_no_garrison_report() -> None:
     """Italy's army stood in Venice: the province was not unoccupied, and Italy learns of the
     attack from its dislodged army."""
     units = {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI", "A TYR"]}
-    fall, retreats = turns(MYOPIA, position(units, phase="F1901M"),
-                           {"AUSTRIA": ["A TRI - VEN", "A TYR S A TRI - VEN"]}, {"ITALY": ["A VEN D"]})
+    fall, retreats = turns(
+        MYOPIA,
+        position(units, phase="F1901M"),
+        {"AUSTRIA": ["A TRI - VEN", "A TYR S A TRI - VEN"]},
+        {"ITALY": ["A VEN D"]},
+    )
     italy = fall.observations["ITALY"]
     assert italy.notices_of("dislodged") and garrison(italy) == []
     assert garrison(retreats.observations["ITALY"]) == []
@@ -154,8 +181,12 @@ def test_the_centres_reading_is_kept_as_an_option() -> None:
     (dislodgement included, as before), and Piedmont, no centre, is not reported."""
     variant = Variant(compose("diplomyopia", garrisons="centers"))
     units = {"ITALY": ["A VEN"], "AUSTRIA": ["A TRI", "A TYR"]}
-    fall, retreats = turns(variant, position(units, phase="F1901M"),
-                           {"AUSTRIA": ["A TRI - VEN", "A TYR S A TRI - VEN"]}, {"ITALY": ["A VEN D"]})
+    fall, retreats = turns(
+        variant,
+        position(units, phase="F1901M"),
+        {"AUSTRIA": ["A TRI - VEN", "A TYR S A TRI - VEN"]},
+        {"ITALY": ["A VEN D"]},
+    )
     assert garrison(fall.observations["ITALY"]) == []
     assert garrison(retreats.observations["ITALY"]) == ["Venice captured by an Austrian army"]
     assert retreats.observations["ITALY"].center_owners["VEN"] == "AUSTRIA"
@@ -188,11 +219,15 @@ def test_the_centres_reading_under_other_fog_rules() -> None:
 
 def test_presets_choose_their_reading() -> None:
     assert {name: options.garrisons for name, options in PRESETS.items()} == {
-        "standard": "none", "fog-of-war": "none", "sighting": "none", "deadman": "none",
-        "diplomyopia": "provinces", "fog-1898": "none",
+        "standard": "none",
+        "fog-of-war": "none",
+        "sighting": "none",
+        "deadman": "none",
+        "diplomyopia": "provinces",
+        "fog-1898": "none",
     }
-    assert getattr(MYOPIA.fog.options, "garrison_reports") is False
-    assert getattr(Variant(compose("diplomyopia", garrisons="centers")).fog.options, "garrison_reports") is True
+    assert MYOPIA.fog.options.garrison_reports is False
+    assert Variant(compose("diplomyopia", garrisons="centers")).fog.options.garrison_reports is True
 
 
 # --- no report -----------------------------------------------------------------------------------
@@ -208,8 +243,13 @@ def test_no_report_when_the_province_was_occupied_at_the_start() -> None:
     """The Italian army leaves as the French army arrives: Piedmont was never "left
     unoccupied", so no garrison stayed behind. France now holds it, and its own garrison
     reports when Italy walks back into the empty province."""
-    spring, retreats, fall = turns(MYOPIA, position(PIEDMONT), {"ITALY": ["A PIE - TYR"], "FRANCE": ["A MAR - PIE"]},
-                                   {}, {"FRANCE": ["A PIE - TUS"]})
+    spring, retreats, fall = turns(
+        MYOPIA,
+        position(PIEDMONT),
+        {"ITALY": ["A PIE - TYR"], "FRANCE": ["A MAR - PIE"]},
+        {},
+        {"FRANCE": ["A PIE - TUS"]},
+    )
     silent_but(spring)
     assert spring.position.usage[HOLDERS]["PIE"] == "FRANCE"
     silent_but(fall)
@@ -231,8 +271,9 @@ def test_captured_and_left_in_one_combined_turn_is_reported() -> None:
     the captor is gone by the end of the turn: the garrison is destroyed (rule 5: "it changes
     hands even if the captor moves out"), and the province is the captor's."""
     variant = Variant(compose("diplomyopia", fall_winter_combined=True))
-    start = position({"FRANCE": ["A MAR", "A BUR"]}, phase="F1901M", centers={"PAR": "FRANCE"},
-                     usage={HOLDERS: {"PIE": "ITALY"}})
+    start = position(
+        {"FRANCE": ["A MAR", "A BUR"]}, phase="F1901M", centers={"PAR": "FRANCE"}, usage={HOLDERS: {"PIE": "ITALY"}}
+    )
     played = variant.play(start, {"FRANCE": ["A MAR - PIE", "A PIE D"]})
     assert "PIE" not in played.position.state.units
     assert garrison(played.observations["ITALY"]) == ["Piedmont captured by a French army"]
@@ -258,8 +299,11 @@ def test_the_game_starts_with_the_units_and_centres_held() -> None:
 def test_the_holders_round_trip_through_phase_documents() -> None:
     """``usage`` comes back in ``state`` and, fed back, plays the game on: plain JSON."""
     doc: dict[str, Any] = {
-        "variant": "diplomyopia", "phase": "S1901M", "units": {"ITALY": ["A PIE"], "FRANCE": ["A MAR"]},
-        "centers": {"ITALY": ["VEN"], "FRANCE": ["MAR"]}, "orders": {"ITALY": ["A PIE - VEN"]},
+        "variant": "diplomyopia",
+        "phase": "S1901M",
+        "units": {"ITALY": ["A PIE"], "FRANCE": ["A MAR"]},
+        "centers": {"ITALY": ["VEN"], "FRANCE": ["MAR"]},
+        "orders": {"ITALY": ["A PIE - VEN"]},
     }
     spring = adjudicate_document(doc)
     state = json.loads(json.dumps(spring["state"]))
@@ -267,8 +311,15 @@ def test_the_holders_round_trip_through_phase_documents() -> None:
     retreats = adjudicate_document(dict(state, orders={}))
     fall = adjudicate_document(dict(json.loads(json.dumps(retreats["state"])), orders={"FRANCE": ["A MAR - PIE"]}))
     italy = [n for n in fall["reports"]["ITALY"]["notices"] if n["kind"] == "garrison"]
-    assert italy == [{"kind": "garrison", "text": "Piedmont captured by a French army", "province": "PIE",
-                      "captor": "FRANCE", "type": "A"}]
+    assert italy == [
+        {
+            "kind": "garrison",
+            "text": "Piedmont captured by a French army",
+            "province": "PIE",
+            "captor": "FRANCE",
+            "type": "A",
+        }
+    ]
     assert fall["state"]["usage"][HOLDERS]["PIE"] == "FRANCE"
     assert all(n["kind"] != "garrison" for p, r in fall["reports"].items() if p != "ITALY" for n in r["notices"])
 
@@ -282,22 +333,36 @@ def test_a_position_document_keeps_the_holders() -> None:
 
 def test_a_document_without_holders_starts_from_its_position() -> None:
     """A mid-game document written without ``usage``: the units and centres on it are held."""
-    doc = {"variant": "diplomyopia", "phase": "F1902M", "units": {"AUSTRIA": ["A TRI"], "ITALY": ["A APU"]},
-           "centers": {"ITALY": ["VEN"], "AUSTRIA": ["TRI"]}, "orders": {"AUSTRIA": ["A TRI - VEN"]}}
+    doc = {
+        "variant": "diplomyopia",
+        "phase": "F1902M",
+        "units": {"AUSTRIA": ["A TRI"], "ITALY": ["A APU"]},
+        "centers": {"ITALY": ["VEN"], "AUSTRIA": ["TRI"]},
+        "orders": {"AUSTRIA": ["A TRI - VEN"]},
+    }
     italy = adjudicate_document(doc)["reports"]["ITALY"]["notices"]
     assert [n["text"] for n in italy if n["kind"] == "garrison"] == ["Venice captured by an Austrian army"]
 
 
-@pytest.mark.parametrize(("holders", "expected"), [
-    (["PIE"], 'usage "holders" must be an object of province to power'),
-    ({"XYZ": "ITALY"}, "names 'XYZ', which is not a land province of the map"),
-    ({"NTH": "ENGLAND"}, "names 'NTH', which is not a land province of the map"),
-    ({"PIE": "NARNIA"}, "gives PIE to 'NARNIA', which is not a power of the game"),
-    ({"PIE": 3}, "gives PIE to 3, which is not a power of the game"),
-])
+@pytest.mark.parametrize(
+    ("holders", "expected"),
+    [
+        (["PIE"], 'usage "holders" must be an object of province to power'),
+        ({"XYZ": "ITALY"}, "names 'XYZ', which is not a land province of the map"),
+        ({"NTH": "ENGLAND"}, "names 'NTH', which is not a land province of the map"),
+        ({"PIE": "NARNIA"}, "gives PIE to 'NARNIA', which is not a power of the game"),
+        ({"PIE": 3}, "gives PIE to 3, which is not a power of the game"),
+    ],
+)
 def test_bad_holders_are_refused_with_a_reason(holders: object, expected: str) -> None:
-    doc = {"variant": "diplomyopia", "phase": "S1901M", "units": {"ITALY": ["A PIE"]}, "centers": {},
-           "usage": {HOLDERS: holders}, "orders": {}}
+    doc = {
+        "variant": "diplomyopia",
+        "phase": "S1901M",
+        "units": {"ITALY": ["A PIE"]},
+        "centers": {},
+        "usage": {HOLDERS: holders},
+        "orders": {},
+    }
     with pytest.raises(FogdipError) as caught:
         adjudicate_document(doc)
     assert expected in str(caught.value)
@@ -305,8 +370,9 @@ def test_bad_holders_are_refused_with_a_reason(holders: object, expected: str) -
 
 def test_an_unknown_reading_is_refused() -> None:
     with pytest.raises(FogdipError, match="unknown garrisons option 'forts': choose none, centers or provinces"):
-        adjudicate_document({"variant": "diplomyopia", "phase": "S1901M", "units": {}, "centers": {},
-                             "options": {"garrisons": "forts"}})
+        adjudicate_document(
+            {"variant": "diplomyopia", "phase": "S1901M", "units": {}, "centers": {}, "options": {"garrisons": "forts"}}
+        )
 
 
 # --- a whole game -------------------------------------------------------------------------------
@@ -325,8 +391,7 @@ def test_every_report_is_for_an_empty_province_the_power_held(seed: int) -> None
         held, start, end = position_now.usage[HOLDERS], position_now.state.units, played.position.state.units
         for power in position_now.state.powers:
             expected = sorted(
-                p for p, unit in end.items()
-                if held.get(p) == power and p not in start and unit.power != power
+                p for p, unit in end.items() if held.get(p) == power and p not in start and unit.power != power
             )
             reports = played.observations[power].notices_of("garrison")
             assert sorted(str(n.get("province")) for n in reports) == expected
@@ -334,7 +399,9 @@ def test_every_report_is_for_an_empty_province_the_power_held(seed: int) -> None
                 unit = end[str(notice.get("province"))]
                 assert (notice.get("captor"), notice.get("type")) == (unit.power, unit.kind)
             told += len(reports)
-        assert played.position.usage[HOLDERS] == {**held, **{p: u.power for p, u in end.items() if p in BOARD.provinces
-                                                             and BOARD.provinces[p].terrain != "sea"}}
+        assert played.position.usage[HOLDERS] == {
+            **held,
+            **{p: u.power for p, u in end.items() if p in BOARD.provinces and BOARD.provinces[p].terrain != "sea"},
+        }
         position_now = played.position
     assert told > 0

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from fogdip.cli.main import app
+from fogdip.engine.errors import InvalidPosition
 from fogdip.play import adjudicate_document
 from fogdip.server.gamefile import GameFile, GameFileError, observation_from_json
-from fogdip.engine.errors import InvalidPosition
 
 
 def run(*args: str, input: str | None = None) -> Any:
@@ -82,15 +82,18 @@ def test_fog_filing_errors_never_mention_foreign_units(tmp_path: Path) -> None:
     assert checks[0].error == "there is no unit in RUH"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["gm", "status", "missing.json"], "no game file at missing.json"),
-    (["gm", "new", "--variant", "chess", "x.json"], "unknown variant 'chess'"),
-    (["gm", "new", "--option", "nonsense=1", "x.json"], "unknown option 'nonsense'"),
-    (["gm", "new", "--option", "end_year=soon", "x.json"], "option 'end_year' must be a year or null"),
-    (["gm", "new", "--option", "end_year", "x.json"], "must be written KEY=VALUE"),
-    (["gm", "orders", "GAME", "PRUSSIA", "-"], "unknown power 'PRUSSIA'"),
-    (["gm", "show", "GAME", "--as", "ITALIA"], "unknown power 'ITALIA'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["gm", "status", "missing.json"], "no game file at missing.json"),
+        (["gm", "new", "--variant", "chess", "x.json"], "unknown variant 'chess'"),
+        (["gm", "new", "--option", "nonsense=1", "x.json"], "unknown option 'nonsense'"),
+        (["gm", "new", "--option", "end_year=soon", "x.json"], "option 'end_year' must be a year or null"),
+        (["gm", "new", "--option", "end_year", "x.json"], "must be written KEY=VALUE"),
+        (["gm", "orders", "GAME", "PRUSSIA", "-"], "unknown power 'PRUSSIA'"),
+        (["gm", "show", "GAME", "--as", "ITALIA"], "unknown power 'ITALIA'"),
+    ],
+)
 def test_bad_requests_get_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     game = tmp_path / "game.json"
     GameFile.new("standard").save(game)
@@ -138,9 +141,14 @@ def test_reports_read_back_from_json_equal_the_originals() -> None:
 
 
 def test_variant_phase_documents_play_on_through_fogdip_adjudicate() -> None:
-    doc = {"variant": "fog-of-war", "options": {"end_year": 1901}, "phase": "S1901M",
-           "units": {"GERMANY": ["A MUN"], "FRANCE": ["A BUR"]}, "centers": {"GERMANY": ["MUN"]},
-           "orders": {"GERMANY": ["A MUN - RUH"]}}
+    doc = {
+        "variant": "fog-of-war",
+        "options": {"end_year": 1901},
+        "phase": "S1901M",
+        "units": {"GERMANY": ["A MUN"], "FRANCE": ["A BUR"]},
+        "centers": {"GERMANY": ["MUN"]},
+        "orders": {"GERMANY": ["A MUN - RUH"]},
+    }
     result = adjudicate_document(doc)
     assert result["state"]["phase"] == "S1901R"  # held although nobody was dislodged
     assert result["state"]["variant"] == "fog-of-war"
@@ -154,33 +162,44 @@ def test_variant_phase_documents_play_on_through_fogdip_adjudicate() -> None:
 
 
 def test_setup_phase_documents() -> None:
-    doc = {"variant": "fog-1898", "phase": "S1901S", "units": {}, "centers": {"ENGLAND": ["EDI"]},
-           "orders": {"ENGLAND": ["F EDI"]}}
+    doc = {
+        "variant": "fog-1898",
+        "phase": "S1901S",
+        "units": {},
+        "centers": {"ENGLAND": ["EDI"]},
+        "orders": {"ENGLAND": ["F EDI"]},
+    }
     result = adjudicate_document(doc)
     assert result["phase"] == "S1901S"
     assert result["state"]["phase"] == "S1901M"
     assert "F EDI" in result["state"]["units"]["ENGLAND"]
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"options": {"colour": "red"}}, "unknown option 'colour'"),
-    ({"options": {"end_year": "soon"}}, "option 'end_year' must be a year or null"),
-    ({"options": {"espionage": 1}}, "option 'espionage' must be true or false"),
-    ({"options": []}, '"options" must be an object'),
-    ({"phase": "S1901S"}, "has no setup"),
-    ({"usage": 3}, '"usage" must be an object'),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"options": {"colour": "red"}}, "unknown option 'colour'"),
+        ({"options": {"end_year": "soon"}}, "option 'end_year' must be a year or null"),
+        ({"options": {"espionage": 1}}, "option 'espionage' must be true or false"),
+        ({"options": []}, '"options" must be an object'),
+        ({"phase": "S1901S"}, "has no setup"),
+        ({"usage": 3}, '"usage" must be an object'),
+    ],
+)
 def test_bad_variant_documents_say_what_is_wrong(change: dict[str, Any], message: str) -> None:
     doc = {"variant": "fog-of-war", "phase": "S1901M", "units": {}, "centers": {}, **change}
     with pytest.raises(InvalidPosition, match=message):
         adjudicate_document(doc)
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda d: d.pop("position"), '"position" must be'),
-    (lambda d: d.update(history=5), '"history" must be a list'),
-    (lambda d: d.update(filed={"FRANCE": "A PAR H"}), '"filed" must map'),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda d: d.pop("position"), '"position" must be'),
+        (lambda d: d.update(history=5), '"history" must be a list'),
+        (lambda d: d.update(filed={"FRANCE": "A PAR H"}), '"filed" must map'),
+    ],
+)
 def test_damaged_structures_are_refused_with_one_message(tmp_path: Path, damage: Any, message: str) -> None:
     game = tmp_path / "game.json"
     GameFile.new("fog-of-war").save(game)
@@ -210,18 +229,28 @@ def test_a_damaged_report_is_refused_when_that_power_s_view_is_read(tmp_path: Pa
     assert run("gm", "show", game, "--as", "ENGLAND").exit_code == 0
 
 
-@pytest.mark.parametrize("option, message", [
-    ("fog=bogus", "option 'fog' cannot be 'bogus'"),
-    ("setup=bogus", "option 'setup' cannot be 'bogus'"),
-    ("victory_centers=0", "must be at least 1"),
-    ("edition=1999", "option 'edition' cannot be '1999'"),
-])
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        ("fog=bogus", "option 'fog' cannot be 'bogus'"),
+        ("setup=bogus", "option 'setup' cannot be 'bogus'"),
+        ("victory_centers=0", "must be at least 1"),
+        ("edition=1999", "option 'edition' cannot be '1999'"),
+    ],
+)
 def test_option_values_are_checked(tmp_path: Path, option: str, message: str) -> None:
     result = run("gm", "new", "--option", option, tmp_path / "g.json")
     assert result.exit_code == 2 and message in result.stderr
     with pytest.raises(InvalidPosition, match=message):
-        adjudicate_document({"variant": "standard", "options": dict([option.split("=")]) if "centers" not in option
-                             else {"victory_centers": 0}, "phase": "S1901M", "units": {}, "centers": {}})
+        adjudicate_document(
+            {
+                "variant": "standard",
+                "options": dict([option.split("=")]) if "centers" not in option else {"victory_centers": 0},
+                "phase": "S1901M",
+                "units": {},
+                "centers": {},
+            }
+        )
 
 
 @pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])

@@ -10,7 +10,9 @@ from fogdip.engine.units import Phase, Unit
 from fogdip.variants import Position, Variant, compose
 
 
-def play_through(variant: Variant, position: Position, orders: dict[str, list[str]] | None = None) -> tuple[str, Position]:
+def play_through(
+    variant: Variant, position: Position, orders: dict[str, list[str]] | None = None
+) -> tuple[str, Position]:
     played = variant.play(position, orders or {})
     return played.turn, played.position
 
@@ -117,11 +119,14 @@ def test_free_setup_places_chosen_units_and_keeps_them_secret() -> None:
     assert all(u.owner == "ENGLAND" for u in english_view.units)
 
 
-@pytest.mark.parametrize("choice, reason", [
-    (["F SMY", "F CON"], "exactly 3"),
-    (["F SMY", "F SMY", "A ANK"], "only one unit"),
-    (["A SMY", "A CON", "A BUL"], "may start only in"),
-])
+@pytest.mark.parametrize(
+    "choice, reason",
+    [
+        (["F SMY", "F CON"], "exactly 3"),
+        (["F SMY", "F SMY", "A ANK"], "only one unit"),
+        (["A SMY", "A CON", "A BUL"], "may start only in"),
+    ],
+)
 def test_bad_free_setups_fall_back_to_the_standard_start(choice: list[str], reason: str) -> None:
     variant = Variant.named("deadman")
     played = variant.play(variant.start(), {"TURKEY": choice})
@@ -163,7 +168,11 @@ def test_elimination_is_told_only_to_the_eliminated_power_under_fog() -> None:
     board_state = GameState.initial()
     state = board_state.with_changes(
         phase=Phase("F", 1905, "M"),
-        units={"BUR": Unit("FRANCE", "A", "BUR"), "MUN": Unit("GERMANY", "A", "MUN"), "RUH": Unit("GERMANY", "A", "RUH")},
+        units={
+            "BUR": Unit("FRANCE", "A", "BUR"),
+            "MUN": Unit("GERMANY", "A", "MUN"),
+            "RUH": Unit("GERMANY", "A", "RUH"),
+        },
         centers={"MUN": "GERMANY", "BER": "GERMANY", "KIE": "GERMANY"},
     )
     orders = {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}
@@ -186,7 +195,11 @@ def test_builds_in_any_owned_centre() -> None:
     fall order!" """
     state = GameState.initial().with_changes(
         phase=Phase("W", 1901, "A"),
-        units={"LON": Unit("ENGLAND", "F", "LON"), "EDI": Unit("ENGLAND", "F", "EDI"), "LVP": Unit("ENGLAND", "A", "LVP")},
+        units={
+            "LON": Unit("ENGLAND", "F", "LON"),
+            "EDI": Unit("ENGLAND", "F", "EDI"),
+            "LVP": Unit("ENGLAND", "A", "LVP"),
+        },
         centers={"LON": "ENGLAND", "EDI": "ENGLAND", "LVP": "ENGLAND", "NWY": "ENGLAND"},
     )
     anywhere = Variant(compose("standard", build_in_any_owned_center=True))
@@ -201,8 +214,12 @@ def test_builds_in_any_owned_centre() -> None:
 def test_winter_is_held_when_only_a_non_home_centre_is_free_for_a_build() -> None:
     state = GameState.initial().with_changes(
         phase=Phase("F", 1901, "M"),
-        units={"LON": Unit("ENGLAND", "F", "LON"), "EDI": Unit("ENGLAND", "F", "EDI"), "LVP": Unit("ENGLAND", "A", "LVP"),
-               "NTH": Unit("ENGLAND", "F", "NTH")},
+        units={
+            "LON": Unit("ENGLAND", "F", "LON"),
+            "EDI": Unit("ENGLAND", "F", "EDI"),
+            "LVP": Unit("ENGLAND", "A", "LVP"),
+            "NTH": Unit("ENGLAND", "F", "NTH"),
+        },
         centers={"LON": "ENGLAND", "EDI": "ENGLAND", "LVP": "ENGLAND", "NWY": "ENGLAND"},
     )
     variant = Variant(compose("standard", build_in_any_owned_center=True))

@@ -1,17 +1,17 @@
 """``fogdip gm``: running a postal or e-mail game from a game file.
 
-    fogdip gm new --variant deadman game.json
-    fogdip gm orders game.json FRANCE orders.txt
-    fogdip gm status game.json
-    fogdip gm adjudicate game.json --reports reports/
-    fogdip gm show game.json --as ENGLAND
+fogdip gm new --variant deadman game.json
+fogdip gm orders game.json FRANCE orders.txt
+fogdip gm status game.json
+fogdip gm adjudicate game.json --reports reports/
+fogdip gm show game.json --as ENGLAND
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -46,8 +46,13 @@ def _parse_option(text: str) -> tuple[str, Any]:
 @gm_app.command()
 def new(
     game: Annotated[Path, typer.Argument(help="Game file to create.")],
-    variant: Annotated[str, typer.Option("--variant", "-v", help=f"Preset: {', '.join(sorted(PRESETS))}.")] = "standard",
-    option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="Override an option: KEY=VALUE (see 'fogdip variants').")] = None,
+    variant: Annotated[
+        str, typer.Option("--variant", "-v", help=f"Preset: {', '.join(sorted(PRESETS))}.")
+    ] = "standard",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Override an option: KEY=VALUE (see 'fogdip variants')."),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing game file.")] = False,
 ) -> None:
     """Start a new game and write its game file."""
@@ -64,7 +69,12 @@ def new(
 def orders(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     power: Annotated[str, typer.Argument(help="The power filing, e.g. FRANCE.")],
-    orders_file: Annotated[str, typer.Argument(metavar="ORDERS", help="Text file of orders, one per line ('-' for stdin); '#' starts a comment.")],
+    orders_file: Annotated[
+        str,
+        typer.Argument(
+            metavar="ORDERS", help="Text file of orders, one per line ('-' for stdin); '#' starts a comment."
+        ),
+    ],
     partial: Annotated[bool, typer.Option(help="File the accepted lines even if some are not.")] = False,
 ) -> None:
     """File a power's orders for the next turn, replacing those it filed before."""
@@ -79,7 +89,10 @@ def orders(
         for check in bad:
             console.print(f"line {check.number}: {escape(check.text)}: {escape(str(check.error))}")
         if bad and not partial:
-            _die(f"{len(bad)} of {len(checks)} line(s) rejected; nothing was filed for {who}. Fix them, or pass --partial", EXIT_BAD_INPUT)
+            _die(
+                f"{len(bad)} of {len(checks)} line(s) rejected; nothing was filed for {who}. Fix them, or pass --partial",
+                EXIT_BAD_INPUT,
+            )
         record.save(game)
         Console(highlight=False).print(f"Filed {len(checks) - len(bad)} line(s) for {who} for {record.turn}.")
 
@@ -100,7 +113,10 @@ def status(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None
 @gm_app.command()
 def adjudicate(
     game: Annotated[Path, typer.Argument(help="The game file.")],
-    reports: Annotated[Optional[Path], typer.Option("--reports", help="Directory to write each power's text report and JSON observation into.")] = None,
+    reports: Annotated[
+        Path | None,
+        typer.Option("--reports", help="Directory to write each power's text report and JSON observation into."),
+    ] = None,
 ) -> None:
     """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
     their defaults), save the game, and write each power's report."""
@@ -122,7 +138,9 @@ def adjudicate(
 def show(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     as_power: Annotated[str, typer.Option("--as", help="Show the game as this power sees it.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the reports and the power's accumulated knowledge.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: the reports and the power's accumulated knowledge.")
+    ] = False,
 ) -> None:
     """Show the game as one power sees it: every report it received and what it knows now."""
     with _errors():
@@ -132,8 +150,14 @@ def show(
         knowledge = record.knowledge_of(power)
         history = record.revealed_history()
         if as_json:
-            payload = {"power": power, "next_turn": record.turn, "filed": record.filed.get(power, []),
-                       "reports": reports, "knowledge": knowledge.as_json(), "revealed_history": history}
+            payload = {
+                "power": power,
+                "next_turn": record.turn,
+                "filed": record.filed.get(power, []),
+                "reports": reports,
+                "knowledge": knowledge.as_json(),
+                "revealed_history": history,
+            }
             print(json.dumps(payload, indent=1))
             return
         console = Console(highlight=False)

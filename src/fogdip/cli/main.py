@@ -23,12 +23,12 @@ try:  # Typer 0.2x carries its own copy of Click; older releases use the click p
 except ImportError:  # pragma: no cover - depends on the installed Typer
     from click import exceptions as _click_exceptions  # type: ignore[no-redef]
 
-from fogdip.bots import random_bot
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from fogdip.bots import random_bot
 from fogdip.documents import (
     COMPLETED,
     document_from_state,
@@ -37,12 +37,12 @@ from fogdip.documents import (
     state_from_document,
 )
 from fogdip.engine.errors import FogdipError
-from fogdip.play import adjudicate_document
 from fogdip.engine.judge import adjudicate as judge_phase
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase
 from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
+from fogdip.play import adjudicate_document
 from fogdip.replay import PhaseComparison, record_rules, replay_game, rules_for_source
 
 
@@ -120,6 +120,7 @@ FORMATS = ("mila", "fogdip")
 
 # --- errors and input --------------------------------------------------------------------------
 
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -153,7 +154,7 @@ def _errors(prefix: str = "") -> Iterator[None]:
         yield
     except (typer.Exit, typer.Abort, KeyboardInterrupt):
         raise
-    except Exception as exc:  # noqa: BLE001 - the command line must never show a traceback
+    except Exception as exc:
         message, code = _explain(exc)
         _die(f"{prefix}{message}", code)
 
@@ -178,17 +179,25 @@ def _choice(value: str, allowed: Sequence[str], option: str) -> str:
 
 # --- adjudicate --------------------------------------------------------------------------------
 
+
 @app.command()
 def adjudicate(
     file: Annotated[str, typer.Argument(help="Phase document (JSON) to adjudicate; '-' reads standard input.")] = "-",
-    jsonl: Annotated[bool, typer.Option(
-        "--jsonl",
-        help="Read one document per line and write one result per line, until end of input. "
-        'A bad line gets {"error": ...} and the rest go on.',
-    )] = False,
-    pretty: Annotated[bool, typer.Option(
-        "--pretty", help="Indent the JSON output (default: one compact line).",
-    )] = False,
+    jsonl: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl",
+            help="Read one document per line and write one result per line, until end of input. "
+            'A bad line gets {"error": ...} and the rest go on.',
+        ),
+    ] = False,
+    pretty: Annotated[
+        bool,
+        typer.Option(
+            "--pretty",
+            help="Indent the JSON output (default: one compact line).",
+        ),
+    ] = False,
 ) -> None:
     """Adjudicate a phase document and print the result as JSON.
 
@@ -221,13 +230,14 @@ def _adjudicate_lines(stream: TextIO, pretty: bool) -> None:
             continue
         try:
             result: dict[str, Any] = adjudicate_document(json.loads(line))
-        except Exception as exc:  # noqa: BLE001 - one bad line must not stop the stream
+        except Exception as exc:
             message, _ = _explain(exc)
             result = {"error": _one_line(message), "line": number}
         _write_json(result, sys.stdout, pretty)
 
 
 # --- replay ------------------------------------------------------------------------------------
+
 
 def _replay_rules(game: SavedGame, edition: str | None, mila_compat: bool | None, convoy_intent: str | None) -> Rules:
     if edition is None and mila_compat is None and game.rules is not None:
@@ -250,22 +260,38 @@ def _describe_rules(rules: Rules) -> str:
 
 @app.command()
 def replay(
-    game_file: Annotated[str, typer.Argument(
-        metavar="GAME", help="Saved game (JSON): MILA/Cicero format or fogdip's own.", show_default=False,
-    )],
-    rules: Annotated[str | None, typer.Option(
-        "--rules", help="Rule edition, 2000 or 2023. Default: the rules recorded in the game, else 2000.",
-    )] = None,
-    mila_compat: Annotated[bool | None, typer.Option(
-        "--mila-compat/--no-mila-compat",
-        help="Use the Cicero records' house choices (convoys to adjacent provinces need VIA; a unit with "
-        "nowhere to retreat waits for the retreat phase); --no-mila-compat keeps only the latter. "
-        "Default: the game's own rules if it records them, else MILA's engine's for a game MILA saved, "
-        "else the records' choices.",
-    )] = None,
-    convoy_intent: Annotated[str | None, typer.Option(
-        "--convoy-intent", help="Override the convoy-intent rule: rulebook or explicit.",
-    )] = None,
+    game_file: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME",
+            help="Saved game (JSON): MILA/Cicero format or fogdip's own.",
+            show_default=False,
+        ),
+    ],
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="Rule edition, 2000 or 2023. Default: the rules recorded in the game, else 2000.",
+        ),
+    ] = None,
+    mila_compat: Annotated[
+        bool | None,
+        typer.Option(
+            "--mila-compat/--no-mila-compat",
+            help="Use the Cicero records' house choices (convoys to adjacent provinces need VIA; a unit with "
+            "nowhere to retreat waits for the retreat phase); --no-mila-compat keeps only the latter. "
+            "Default: the game's own rules if it records them, else MILA's engine's for a game MILA saved, "
+            "else the records' choices.",
+        ),
+    ] = None,
+    convoy_intent: Annotated[
+        str | None,
+        typer.Option(
+            "--convoy-intent",
+            help="Override the convoy-intent rule: rulebook or explicit.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only mismatching phases and the summary.")] = False,
 ) -> None:
     """Re-adjudicate every phase of a saved game and compare with the next recorded phase.
@@ -332,6 +358,7 @@ def _print_comparison(console: Console, comparison: PhaseComparison) -> None:
 
 # --- random-game -------------------------------------------------------------------------------
 
+
 def play_random_game(seed: int, max_phases: int, rules: Rules) -> list[dict[str, Any]]:
     """The random bot's seeded game as phase documents (each with the orders given), ending
     with the position reached (no orders)."""
@@ -354,9 +381,13 @@ def random_game(
     max_phases: Annotated[int, typer.Option("--max-phases", min=1, help="Stop after this many phases.")] = 100,
     out: Annotated[str, typer.Option("--out", "-o", help="File to write; '-' writes standard output.")] = "-",
     rules: Annotated[str, typer.Option("--rules", help="Rule edition: 2000 or 2023.")] = "2023",
-    fmt: Annotated[str, typer.Option(
-        "--format", help="mila (MILA/Cicero saved game) or fogdip (fogdip's game record).",
-    )] = "mila",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="mila (MILA/Cicero saved game) or fogdip (fogdip's game record).",
+        ),
+    ] = "mila",
 ) -> None:
     """Play a game of random legal orders and write it as a saved game.
 
@@ -391,14 +422,21 @@ DEMO_DOCUMENT: dict[str, Any] = {
     "rules": "2023",
     "phase": "F1901M",
     "units": {
-        "AUSTRIA": ["F ALB", "A SER", "A VIE"], "ENGLAND": ["F NTH", "F NWG", "A YOR"],
-        "FRANCE": ["A PAR", "A MAR", "F MAO"], "GERMANY": ["A MUN", "A RUH", "F DEN"],
-        "ITALY": ["F ION", "A APU", "A VEN"], "RUSSIA": ["F BOT", "A UKR", "F SEV", "A WAR"],
+        "AUSTRIA": ["F ALB", "A SER", "A VIE"],
+        "ENGLAND": ["F NTH", "F NWG", "A YOR"],
+        "FRANCE": ["A PAR", "A MAR", "F MAO"],
+        "GERMANY": ["A MUN", "A RUH", "F DEN"],
+        "ITALY": ["F ION", "A APU", "A VEN"],
+        "RUSSIA": ["F BOT", "A UKR", "F SEV", "A WAR"],
         "TURKEY": ["F BLA", "A BUL", "A CON"],
     },
     "centers": {
-        "AUSTRIA": ["BUD", "TRI", "VIE"], "ENGLAND": ["EDI", "LON", "LVP"], "FRANCE": ["BRE", "MAR", "PAR"],
-        "GERMANY": ["BER", "KIE", "MUN"], "ITALY": ["NAP", "ROM", "VEN"], "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+        "AUSTRIA": ["BUD", "TRI", "VIE"],
+        "ENGLAND": ["EDI", "LON", "LVP"],
+        "FRANCE": ["BRE", "MAR", "PAR"],
+        "GERMANY": ["BER", "KIE", "MUN"],
+        "ITALY": ["NAP", "ROM", "VEN"],
+        "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
         "TURKEY": ["ANK", "CON", "SMY"],
     },
     "orders": {
@@ -412,15 +450,27 @@ DEMO_DOCUMENT: dict[str, Any] = {
     },
 }
 
-_OUTCOME_STYLE = {"moved": "green", "supported": "green", "convoyed": "green", "held": "green",
-                  "bounced": "yellow", "cut": "yellow", "illegal": "red", "void": "red"}
+_OUTCOME_STYLE = {
+    "moved": "green",
+    "supported": "green",
+    "convoyed": "green",
+    "held": "green",
+    "bounced": "yellow",
+    "cut": "yellow",
+    "illegal": "red",
+    "void": "red",
+}
 
 
 @app.command()
 def demo(
-    show_document: Annotated[bool, typer.Option(
-        "--show-document", help="Print the sample phase document as JSON instead, to try with `fogdip adjudicate`.",
-    )] = False,
+    show_document: Annotated[
+        bool,
+        typer.Option(
+            "--show-document",
+            help="Print the sample phase document as JSON instead, to try with `fogdip adjudicate`.",
+        ),
+    ] = False,
 ) -> None:
     """Show fogdip at work on a sample phase, with results and reasons.
 
@@ -463,12 +513,17 @@ def _print_position(console: Console, state: GameState, doc: Mapping[str, Any]) 
     for power in state.powers:
         delta = state.adjustment(power)
         adjustment = f"builds {delta}" if delta > 0 else f"removes {-delta}" if delta < 0 else "-"
-        table.add_row(power, ", ".join(doc["units"].get(power, [])), str(len(doc["centers"].get(power, []))),
-                      adjustment if state.phase.kind == "A" else "")
+        table.add_row(
+            power,
+            ", ".join(doc["units"].get(power, [])),
+            str(len(doc["centers"].get(power, []))),
+            adjustment if state.phase.kind == "A" else "",
+        )
     console.print(table)
 
 
 # --- version -----------------------------------------------------------------------------------
+
 
 def _version() -> str:
     try:
@@ -496,13 +551,13 @@ def variants() -> None:
     from fogdip.variants import PRESET_SUMMARIES, option_help
 
     console = Console(highlight=False)
-    presets = Table(title="Presets (fogdip gm new --variant NAME; \"variant\" in a phase document)", title_justify="left")
+    presets = Table(title='Presets (fogdip gm new --variant NAME; "variant" in a phase document)', title_justify="left")
     presets.add_column("Preset")
     presets.add_column("What it is", overflow="fold")
     for name, summary in PRESET_SUMMARIES.items():
         presets.add_row(name, escape(summary))
     console.print(presets)
-    options = Table(title="Options (--option KEY=VALUE; \"options\" in a phase document)", title_justify="left")
+    options = Table(title='Options (--option KEY=VALUE; "options" in a phase document)', title_justify="left")
     options.add_column("Option")
     options.add_column("What it does", overflow="fold")
     for name, text in option_help().items():

@@ -29,7 +29,11 @@ def resolve_adjustments(
     for entry in checked:
         power = entry.power
         if not entry.legal:
-            results.append(OrderResult(power, entry.unit, entry.order, entry.text, False, False, "illegal", ("void",), entry.reason))
+            results.append(
+                OrderResult(
+                    power, entry.unit, entry.order, entry.text, False, False, "illegal", ("void",), entry.reason
+                )
+            )
             continue
         due = remaining[power]
         order = entry.order
@@ -46,10 +50,14 @@ def resolve_adjustments(
             units[province] = entry.unit
             built.append(entry.unit)
             remaining[power] = due - 1
-            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "built", (), f"built {entry.unit}"))
+            results.append(
+                OrderResult(power, entry.unit, order, entry.text, True, False, "built", (), f"built {entry.unit}")
+            )
         elif isinstance(order, Waive):
             remaining[power] = due - 1
-            results.append(OrderResult(power, None, order, entry.text, True, False, "waived", (), f"{power} waived a build"))
+            results.append(
+                OrderResult(power, None, order, entry.text, True, False, "waived", (), f"{power} waived a build")
+            )
         else:
             assert entry.unit is not None
             if units.get(entry.unit.province) != entry.unit:
@@ -58,7 +66,9 @@ def resolve_adjustments(
             del units[entry.unit.province]
             removed.append(entry.unit)
             remaining[power] = due + 1
-            results.append(OrderResult(power, entry.unit, order, entry.text, True, False, "removed", (), f"removed {entry.unit}"))
+            results.append(
+                OrderResult(power, entry.unit, order, entry.text, True, False, "removed", (), f"removed {entry.unit}")
+            )
     for power, due in remaining.items():
         if due >= 0:
             continue
@@ -67,7 +77,19 @@ def resolve_adjustments(
             del units[unit.province]
             removed.append(unit)
             order = Disband(UnitRef(unit.kind, unit.location))
-            results.append(OrderResult(power, unit, order, "", True, True, "removed", (), f"{unit} removed in civil disorder: {power} ordered too few removals"))
+            results.append(
+                OrderResult(
+                    power,
+                    unit,
+                    order,
+                    "",
+                    True,
+                    True,
+                    "removed",
+                    (),
+                    f"{unit} removed in civil disorder: {power} ordered too few removals",
+                )
+            )
     return results, units, built, removed
 
 
@@ -95,6 +117,7 @@ def civil_disorder_removals(state: GameState, power: str, units: list[Unit], cou
         def key(unit: Unit) -> tuple[int, int, int, str]:
             steps = _home_distance(board, unit, homes)
             return (0, -steps, unit.kind != "F", board.provinces[unit.province].name)
+
     return sorted(units, key=key)[:count]
 
 

@@ -16,9 +16,7 @@ def convoy_fleet_provinces(board: Map, fleet_provinces: Collection[str]) -> froz
     return frozenset(p for p in fleet_provinces if board.provinces[p].terrain == "sea")
 
 
-def route_exists(
-    board: Map, convoyers: Collection[str], origin: str, destination: str, excluding: str = ""
-) -> bool:
+def route_exists(board: Map, convoyers: Collection[str], origin: str, destination: str, excluding: str = "") -> bool:
     """Whether a chain of the ``convoyers`` provinces links ``origin`` to ``destination``."""
     if not _coastal(board, origin) or not _coastal(board, destination) or origin == destination:
         return False

@@ -77,7 +77,11 @@ def one_order_per_unit(checked: list[CheckedOrder]) -> dict[str, CheckedOrder]:
             chosen[province] = entry
         elif entry.legal and previous.legal and entry.order != previous.order:
             chosen[province] = CheckedOrder(
-                entry.power, f"{previous.text}; {entry.text}", previous.order, entry.unit, False,
+                entry.power,
+                f"{previous.text}; {entry.text}",
+                previous.order,
+                entry.unit,
+                False,
                 f"{entry.unit} was given two different orders ({previous.text!r} and {entry.text!r})",
             )
     return chosen
@@ -121,8 +125,13 @@ def adjudicate(
         extra = dict(builds=tuple(built), removals=tuple(removed))
     after, skipped = advance(after, rules)
     return Resolution(
-        before=state, after=after, orders=tuple(_sorted(results)), rejected=tuple(rejected),
-        skipped=tuple(skipped), rules=rules, **extra,  # type: ignore[arg-type]
+        before=state,
+        after=after,
+        orders=tuple(_sorted(results)),
+        rejected=tuple(rejected),
+        skipped=tuple(skipped),
+        rules=rules,
+        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -133,9 +142,18 @@ def _movement_resolution(
         state.board, state.phase, outcome.units, state.centers, state.homes, outcome.dislodged, rules
     )
     return Resolution(
-        before=state, after=after, orders=tuple(outcome.results), rejected=rejected, moves=outcome.moves,
-        dislodged=outcome.dislodged_from, convoy_paths=outcome.convoy_paths, supports=outcome.supports,
-        standoffs=outcome.standoffs, skipped=tuple(skipped), disbanded=outcome.disbanded, rules=rules,
+        before=state,
+        after=after,
+        orders=tuple(outcome.results),
+        rejected=rejected,
+        moves=outcome.moves,
+        dislodged=outcome.dislodged_from,
+        convoy_paths=outcome.convoy_paths,
+        supports=outcome.supports,
+        standoffs=outcome.standoffs,
+        skipped=tuple(skipped),
+        disbanded=outcome.disbanded,
+        rules=rules,
     )
 
 
@@ -146,8 +164,9 @@ def _sorted(results: list[OrderResult]) -> list[OrderResult]:
 def advance(state: GameState, rules: Rules) -> tuple[GameState, list[str]]:
     """Move a just-resolved state to its next phase, skipping phases with nothing to do,
     taking centres after Fall, and ending the game on a solo victory."""
-    return _advance(state.board, state.phase, state.units, state.centers, state.homes, state.dislodged, rules,
-                    state.completed)
+    return _advance(
+        state.board, state.phase, state.units, state.centers, state.homes, state.dislodged, rules, state.completed
+    )
 
 
 def _advance(
@@ -212,9 +231,7 @@ def adjustment_due(state: GameState, power: str) -> bool:
         return True
     if delta == 0:
         return False
-    return any(
-        state.centers.get(home) == power and home not in state.units for home in state.homes.get(power, ())
-    )
+    return any(state.centers.get(home) == power and home not in state.units for home in state.homes.get(power, ()))
 
 
 def _count(owners: Iterable[str]) -> dict[str, int]:

@@ -14,7 +14,8 @@ supporting fleet could make possible (DATC 6.D.31).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set as AbstractSet
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from random import Random
 
 from fogdip.engine.convoys import route_exists
@@ -86,7 +87,7 @@ class _Site:
     """What a unit of one kind on one location can do on a map, whatever the position:
     shared by every position, as orders and references are immutable."""
 
-    __slots__ = ("ref", "hold", "moves", "into", "reach", "own_into", "at_sea", "on_coast", "orders", "convoy_moves")
+    __slots__ = ("at_sea", "convoy_moves", "hold", "into", "moves", "on_coast", "orders", "own_into", "reach", "ref")
 
     def __init__(self, board: Map, kind: UnitKind, location: str) -> None:
         self.ref = UnitRef(kind, location)
@@ -106,7 +107,6 @@ class _Site:
         self.reach = tuple(sorted(board.reachable_provinces(kind, location)))
         #: per province of ``reach``, how many of the unit's own direct moves go there
         self.own_into = tuple(sum(1 for p, _ in self.into if p == province) for province in self.reach)
-
 
     def order(self, key: tuple[str | UnitRef, ...]) -> Order:
         """The unit's order for a key ``("S", supported ref)``, ``("S", supported ref,
@@ -295,7 +295,7 @@ class MovementOptions:
                     return site.order(("S", self.refs[province]))
                 k -= 1
             for origin, target, convoyed in self.into[province]:
-                if origin == here or convoyed and (origin, province) in skip:
+                if origin == here or (convoyed and (origin, province) in skip):
                     continue
                 if k == 0:
                     return site.order(("S", self.refs[origin], target))
@@ -338,7 +338,7 @@ class _Routes:
     a convoy makes possible (a VIA twin of an overland move adds none: one support covers
     both)."""
 
-    __slots__ = ("fleets", "needed", "moves", "into")
+    __slots__ = ("fleets", "into", "moves", "needed")
 
     def __init__(self, board: Map, origin: str, fleets: dict[str, frozenset[str]], convoyers: frozenset[str]) -> None:
         self.fleets = fleets

@@ -252,9 +252,7 @@ def load_map(text: str) -> Map:
         if province.home is not None and province.home not in powers:
             raise MapError(f"province {province.code}: home power {province.home} is not a power")
 
-    reach = {
-        loc: frozenset(province_of[t] for t in targets) for loc, targets in fleet.items()
-    }
+    reach = {loc: frozenset(province_of[t] for t in targets) for loc, targets in fleet.items()}
     board = Map(
         name=raw["name"],
         title=raw.get("title", raw["name"]),

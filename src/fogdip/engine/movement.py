@@ -28,8 +28,16 @@ class Node:
     (:class:`fogdip.engine.movement_phase.UnitOrder`) sets every one of them, once per unit."""
 
     __slots__ = (
-        "unit", "kind", "province", "target", "target_location", "supported", "via", "route", "supporters",
         "convoyers",
+        "kind",
+        "province",
+        "route",
+        "supported",
+        "supporters",
+        "target",
+        "target_location",
+        "unit",
+        "via",
     )
 
     unit: Unit
@@ -52,8 +60,17 @@ class MovementResolver:
     """
 
     __slots__ = (
-        "nodes", "at", "moves_into", "neighbours", "result", "state", "cycle", "in_cycle",
-        "guess_based", "recursion_hits", "paradox",
+        "at",
+        "cycle",
+        "guess_based",
+        "in_cycle",
+        "moves_into",
+        "neighbours",
+        "nodes",
+        "paradox",
+        "recursion_hits",
+        "result",
+        "state",
     )
 
     def __init__(

@@ -40,11 +40,21 @@ class UnitOrder(Node):
     illegal one stays as written while the unit holds), its text, why it is illegal
     (``None`` if it is legal) and whether the unit had no order at all."""
 
-    __slots__ = ("order", "text", "illegal", "defaulted")
+    __slots__ = ("defaulted", "illegal", "order", "text")
 
     def __init__(
-        self, unit: Unit, kind: int, province: str, target: str, target_location: str, supported: str, via: bool,
-        order: Order, text: str, illegal: str | None = None, defaulted: bool = False,
+        self,
+        unit: Unit,
+        kind: int,
+        province: str,
+        target: str,
+        target_location: str,
+        supported: str,
+        via: bool,
+        order: Order,
+        text: str,
+        illegal: str | None = None,
+        defaulted: bool = False,
     ) -> None:
         self.unit = unit
         self.kind = kind
@@ -116,7 +126,15 @@ def resolve_trusted(
             if province in given:
                 return None
             given[province] = UnitOrder(
-                unit, kind, province, target, location, supported, via, order, text  # type: ignore[arg-type]
+                unit,
+                kind,
+                province,
+                target,
+                location,
+                supported,
+                via,
+                order,
+                text,  # type: ignore[arg-type]
             )
     return _resolve(state, given, rules, explain)
 
@@ -192,7 +210,8 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
         blocked = None if convoyed and rules.retreat_to_convoy_origin else attacker_from
         options = tuple(
             sorted(
-                t for t in board.targets(unit.kind, unit.location)
+                t
+                for t in board.targets(unit.kind, unit.location)
                 if (p := board.province_of(t)) not in units and p != blocked and p not in standoffs
             )
         )
@@ -203,9 +222,19 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
 
     # By power, then province: one string per unit sorts faster than pairs ("\0" sorts first).
     ordered = sorted(range(len(nodes)), key=[node.unit.power + "\0" + node.province for node in nodes].__getitem__)
-    results = _results(resolver, nodes, ordered, counted, dislodged_from, explain, frozenset(u.province for u in disbanded))
+    results = _results(
+        resolver, nodes, ordered, counted, dislodged_from, explain, frozenset(u.province for u in disbanded)
+    )
     return MovementOutcome(
-        results, units, dislodged, moves, dislodged_from, convoy_paths, supports, standoffs, tuple(disbanded),
+        results,
+        units,
+        dislodged,
+        moves,
+        dislodged_from,
+        convoy_paths,
+        supports,
+        standoffs,
+        tuple(disbanded),
     )
 
 
@@ -374,10 +403,23 @@ def _results(
         unit = node.unit
         # tuple.__new__ is what OrderResult(...) runs, minus the generated __new__'s call: this
         # runs for every unit of every phase.
-        results.append(_new_result(OrderResult, (
-            unit.power, unit, node.order, node.text, node.illegal is None, node.defaulted, outcome, words, reason,
-            attacker,
-        )))
+        results.append(
+            _new_result(
+                OrderResult,
+                (
+                    unit.power,
+                    unit,
+                    node.order,
+                    node.text,
+                    node.illegal is None,
+                    node.defaulted,
+                    outcome,
+                    words,
+                    reason,
+                    attacker,
+                ),
+            )
+        )
     return results
 
 

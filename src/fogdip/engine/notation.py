@@ -40,13 +40,31 @@ from fogdip.engine.orders import (
 
 _KINDS: dict[str, UnitKind] = {"A": "A", "ARMY": "A", "F": "F", "FLEET": "F"}
 _VERBS = {
-    "H": "hold", "HOLD": "hold", "HOLDS": "hold", "STAND": "hold", "STANDS": "hold",
-    "-": "move", "TO": "move", "M": "move", "MOVE": "move", "MOVES": "move",
-    "S": "support", "SUPPORT": "support", "SUPPORTS": "support",
-    "C": "convoy", "CONVOY": "convoy", "CONVOYS": "convoy",
-    "R": "retreat", "RETREAT": "retreat", "RETREATS": "retreat",
-    "D": "disband", "DISBAND": "disband", "DISBANDS": "disband",
-    "B": "build", "BUILD": "build", "BUILDS": "build",
+    "H": "hold",
+    "HOLD": "hold",
+    "HOLDS": "hold",
+    "STAND": "hold",
+    "STANDS": "hold",
+    "-": "move",
+    "TO": "move",
+    "M": "move",
+    "MOVE": "move",
+    "MOVES": "move",
+    "S": "support",
+    "SUPPORT": "support",
+    "SUPPORTS": "support",
+    "C": "convoy",
+    "CONVOY": "convoy",
+    "CONVOYS": "convoy",
+    "R": "retreat",
+    "RETREAT": "retreat",
+    "RETREATS": "retreat",
+    "D": "disband",
+    "DISBAND": "disband",
+    "DISBANDS": "disband",
+    "B": "build",
+    "BUILD": "build",
+    "BUILDS": "build",
 }
 _COAST_WORDS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
 _PAREN_COAST = re.compile(r"\s*\(\s*(NORTH|SOUTH|EAST|WEST|N|S|E|W|NC|SC|EC|WC)\s*(?:COAST)?\s*\)")

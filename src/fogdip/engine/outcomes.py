@@ -18,9 +18,23 @@ from fogdip.engine.units import Unit
 
 #: Machine-readable outcomes. Each order gets exactly one.
 OUTCOMES = (
-    "held", "moved", "bounced", "no-path", "supported", "cut", "void", "convoyed",
-    "convoy-unused", "disrupted", "illegal", "retreated", "disbanded", "built", "waived",
-    "removed", "failed",
+    "held",
+    "moved",
+    "bounced",
+    "no-path",
+    "supported",
+    "cut",
+    "void",
+    "convoyed",
+    "convoy-unused",
+    "disrupted",
+    "illegal",
+    "retreated",
+    "disbanded",
+    "built",
+    "waived",
+    "removed",
+    "failed",
 )
 
 
@@ -45,7 +59,17 @@ class OrderResult(NamedTuple):
 
     @property
     def succeeded(self) -> bool:
-        return self.outcome in ("held", "moved", "supported", "convoyed", "retreated", "disbanded", "built", "waived", "removed")
+        return self.outcome in (
+            "held",
+            "moved",
+            "supported",
+            "convoyed",
+            "retreated",
+            "disbanded",
+            "built",
+            "waived",
+            "removed",
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,11 @@ def resolve_retreats(
                 reason = f"{unit} cannot retreat to {order.target}: {_blocked(state, dislodged.attacker_from, target)}; it is disbanded"
             elif len(rivals) > 1:
                 others = ", ".join(str(state.dislodged[p].unit) for p in rivals if p != province)
-                outcome, words, reason = "bounced", _BOUNCE_DISBAND, f"{unit} met {others} retreating to {target}; both disband"
+                outcome, words, reason = (
+                    "bounced",
+                    _BOUNCE_DISBAND,
+                    f"{unit} met {others} retreating to {target}; both disband",
+                )
             else:
                 outcome, words, reason = "retreated", (), f"{unit} retreated to {order.target}"
                 units[target] = Unit(unit.power, unit.kind, order.target)

@@ -66,7 +66,9 @@ class Rules:
         known = {name for name in self.__dataclass_fields__}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise FogdipError(f"unknown rules option {', '.join(unknown)}: known options are {', '.join(sorted(known))}")
+            raise FogdipError(
+                f"unknown rules option {', '.join(unknown)}: known options are {', '.join(sorted(known))}"
+            )
         for name, value in changes.items():
             allowed = _CHOICES.get(name)
             if allowed is not None and value not in allowed:

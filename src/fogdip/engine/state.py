@@ -112,4 +112,3 @@ class GameState:
             self.dislodged if dislodged is None else dislodged,
             self.completed if completed is None else completed,
         )
-

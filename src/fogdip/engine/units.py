@@ -67,7 +67,7 @@ class Phase(NamedTuple):
                 f"phase {text!r} is not a phase name: write season S, F or W, the year and M, R or A, e.g. S1901M"
             )
         season, year, kind = match.groups()
-        if season == "W" and kind != "A" or season != "W" and kind == "A":
+        if (season == "W" and kind != "A") or (season != "W" and kind == "A"):
             raise PhaseError(
                 f"phase {text!r} does not exist: adjustments are held in Winter (W...A), movement and retreats in Spring and Fall"
             )

@@ -96,7 +96,9 @@ class OrderChecker:
 
         if isinstance(order, Waive):
             if kind != "A":
-                raise Rejection(f"WAIVE is an adjustment order; {self.phase} is a {self.state.phase.long_name.split()[-1]} phase")
+                raise Rejection(
+                    f"WAIVE is an adjustment order; {self.phase} is a {self.state.phase.long_name.split()[-1]} phase"
+                )
             return self._adjustment(power, order, written)
         if kind == "M":
             unit = self._own_unit(power, order.unit, self.state.units)
@@ -128,7 +130,11 @@ class OrderChecker:
         written = order.unit  # type: ignore[union-attr]
         if written.kind is not None and written.kind != unit.kind:
             self._check_designation(unit, written)
-        ref = written if written.location == unit.location and written.kind is not None else UnitRef(unit.kind, unit.location)
+        ref = (
+            written
+            if written.location == unit.location and written.kind is not None
+            else UnitRef(unit.kind, unit.location)
+        )
         kind = order.kind
         if kind == "hold":
             return order if ref is written else Hold(ref)
@@ -152,11 +158,15 @@ class OrderChecker:
         if kind == "convoy":
             assert isinstance(order, Convoy)
             return self._convoy(unit, ref, order)
-        raise _Illegal(f"{order.kind} orders belong to another phase; {self.phase} is a movement phase: use H, -, S or C")
+        raise _Illegal(
+            f"{order.kind} orders belong to another phase; {self.phase} is a movement phase: use H, -, S or C"
+        )
 
     def _check_designation(self, unit: Unit, ref: UnitRef) -> None:
         if ref.kind is not None and ref.kind != unit.kind:
-            raise _Illegal(f"wrong unit type: the unit in {unit.province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}")
+            raise _Illegal(
+                f"wrong unit type: the unit in {unit.province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}"
+            )
 
     def _other_unit(self, ref: UnitRef, supporter: Unit) -> Unit | UnitRef:
         """The unit a support names: the one standing there, or, judged by the map alone, the
@@ -280,7 +290,9 @@ class OrderChecker:
         necessary = self.rules.convoy_fleet_must_be_needed
         if not fleet_on_route(board, self.convoyers, origin, target, unit.province, necessary=necessary):
             carriers = "seas" if self.by_map else "fleets"
-            raise _Illegal(f"{unit} is not on any chain of {carriers} that could convoy an army from {origin} to {target}")
+            raise _Illegal(
+                f"{unit} is not on any chain of {carriers} that could convoy an army from {origin} to {target}"
+            )
         return Convoy(ref, army, target)
 
     # --- retreats ----------------------------------------------------------------------------
@@ -376,5 +388,7 @@ class OrderChecker:
 def _standing(board: Map, province: str) -> tuple[UnitRef, ...]:
     """Every unit that could stand in ``province``: an army, and a fleet on each coast."""
     out = [UnitRef("A", province)] if board.can_hold("A", province) else []
-    out.extend(UnitRef("F", location) for location in board.coasts(province) or (province,) if board.can_hold("F", location))
+    out.extend(
+        UnitRef("F", location) for location in board.coasts(province) or (province,) if board.can_hold("F", location)
+    )
     return tuple(out)

@@ -41,7 +41,23 @@ def get_fog_rules(name: str, **options: Any) -> FogRules:
 
 
 __all__ = [
-    "FOG_RULES", "NO_EVENTS", "UNKNOWN", "DeadmanRules", "DiplomyopiaRules", "Events", "Fog1898Rules",
-    "FogOfWarRules", "FogOptions", "FogRules", "Ghost", "Knowledge", "Notice", "Observation", "SeenOrder",
-    "SeenUnit", "SightingRules", "StandardRules", "get_fog_rules",
+    "FOG_RULES",
+    "NO_EVENTS",
+    "UNKNOWN",
+    "DeadmanRules",
+    "DiplomyopiaRules",
+    "Events",
+    "Fog1898Rules",
+    "FogOfWarRules",
+    "FogOptions",
+    "FogRules",
+    "Ghost",
+    "Knowledge",
+    "Notice",
+    "Observation",
+    "SeenOrder",
+    "SeenUnit",
+    "SightingRules",
+    "StandardRules",
+    "get_fog_rules",
 ]

@@ -40,7 +40,16 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules
-from fogdip.fog.sight import ResultLevel, full_text, needs_convoy, own_units, record_facts, revealed_result, seen_unit, state_facts
+from fogdip.fog.sight import (
+    ResultLevel,
+    full_text,
+    needs_convoy,
+    own_units,
+    record_facts,
+    revealed_result,
+    seen_unit,
+    state_facts,
+)
 
 
 @dataclass(frozen=True)

@@ -47,9 +47,7 @@ class Battle:
     def __init__(self, resolution: Resolution) -> None:
         self.resolution = resolution
         self.board = resolution.before.board
-        self.orders: dict[str, OrderResult] = {
-            r.unit.province: r for r in resolution.orders if r.unit is not None
-        }
+        self.orders: dict[str, OrderResult] = {r.unit.province: r for r in resolution.orders if r.unit is not None}
         #: Every move that reached each province's border, by target province.
         self.entrants: dict[str, list[OrderResult]] = {}
         for result in resolution.orders:
@@ -58,7 +56,7 @@ class Battle:
         self._told: dict[tuple[str, str], Told] = {}
 
     def target(self, result: OrderResult) -> str:
-        target = getattr(result.order, "target")
+        target = result.order.target
         assert isinstance(target, str)
         return self.board.province_of(target)
 
@@ -82,13 +80,17 @@ class Battle:
             resolution = self.resolution
             unit = resolution.before.units[province]
             kind, verb = (
-                ("leaves", "leaves") if province in resolution.moves
-                else ("seen-dislodged", "is dislodged") if province in resolution.dislodged
+                ("leaves", "leaves")
+                if province in resolution.moves
+                else ("seen-dislodged", "is dislodged")
+                if province in resolution.dislodged
                 else ("remains", "remains")
             )
             # The data as Notice.make(owner=..., unit=..., province=...) has it: plain strings.
             data: tuple[tuple[str, NoticeValue], ...] = (
-                ("owner", unit.power), ("unit", str(unit)), ("province", province),
+                ("owner", unit.power),
+                ("unit", str(unit)),
+                ("province", province),
             )
             told = self._told["occupant", province] = (kind, f"{unit.power} {unit} {verb}", data)
         return told
@@ -120,7 +122,12 @@ class Battle:
         out = []
         for supporter, supported in self.resolution.supports.items():
             result = self.orders.get(supporter)
-            if supported == province and result is not None and result.unit is not None and isinstance(result.order, kind):
+            if (
+                supported == province
+                and result is not None
+                and result.unit is not None
+                and isinstance(result.order, kind)
+            ):
                 out.append(result.unit)
         return out
 
@@ -150,8 +157,11 @@ class Battle:
         """Whether ``move`` and the move of its target's ``occupant`` meet head to head."""
         assert move.unit is not None
         return (
-            occupant is not None and is_move(occupant) and self.target(occupant) == move.unit.province
-            and self.direct(occupant) and self.direct(move)
+            occupant is not None
+            and is_move(occupant)
+            and self.target(occupant) == move.unit.province
+            and self.direct(occupant)
+            and self.direct(move)
         )
 
     def opposition(self, move: OrderResult) -> tuple[list[Unit], bool]:
@@ -197,7 +207,9 @@ class Battle:
         chain = {
             r.unit.province
             for r in self.resolution.orders
-            if r.unit is not None and isinstance(r.order, Convoy) and r.order.army.province == army
+            if r.unit is not None
+            and isinstance(r.order, Convoy)
+            and r.order.army.province == army
             and r.outcome in ("convoyed", "convoy-unused")
         }
         reached, frontier = set(), [army]
@@ -243,7 +255,13 @@ def combat_vision(resolution: Resolution, power: str) -> tuple[list[SeenOrder], 
     for province in sorted(shared):
         move = shared[province]
         if move.power != power:
-            orders.append(SeenOrder(move.power, full_text(move), tuple(w for w in fog_words(move, battle.resolution) if w != "dislodged")))
+            orders.append(
+                SeenOrder(
+                    move.power,
+                    full_text(move),
+                    tuple(w for w in fog_words(move, battle.resolution) if w != "dislodged"),
+                )
+            )
         if move.outcome == "bounced":
             notices.append(_stood_off(battle, power, move))
     return orders, notices
@@ -268,13 +286,19 @@ def _stood_off(battle: Battle, power: str, move: OrderResult) -> Notice:
     if border:
         counts = sorted(Counter((u.power, u.kind) for u in units).items())
         return Notice.make(
-            "stood-off-border", f"{head} fails, stood off at the border by {describe(battle.board, units)}",
-            power=move.power, order=full_text(move), opposition=[(p, k, n) for (p, k), n in counts],
+            "stood-off-border",
+            f"{head} fails, stood off at the border by {describe(battle.board, units)}",
+            power=move.power,
+            order=full_text(move),
+            opposition=[(p, k, n) for (p, k), n in counts],
         )
     ranked = sorted(units, key=lambda u: (u.province, u.power))
     return Notice.make(
-        "stood-off", f"{head} fails, stood off by {_and([f'{u.power} {u}' for u in ranked])}",
-        power=move.power, order=full_text(move), opposition=[(u.power, u.kind, u.location) for u in ranked],
+        "stood-off",
+        f"{head} fails, stood off by {_and([f'{u.power} {u}' for u in ranked])}",
+        power=move.power,
+        order=full_text(move),
+        opposition=[(u.power, u.kind, u.location) for u in ranked],
     )
 
 
@@ -296,9 +320,14 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
             # The attack that dislodged it is told by the dislodgement notice, with its origin.
             if attack.power != power and attack.outcome != "moved":
                 origin = attack.unit.province
-                out.append(Notice.make(
-                    "attacked", f"{watcher} attacked from {origin}", unit=str(watcher), attacked_from=origin,
-                ))
+                out.append(
+                    Notice.make(
+                        "attacked",
+                        f"{watcher} attacked from {origin}",
+                        unit=str(watcher),
+                        attacked_from=origin,
+                    )
+                )
     units, entrants = battle.resolution.before.units, battle.entrant_powers
     for province, observers in sorted(seen_by.items()):
         told = []
@@ -329,7 +358,10 @@ def _entry_notice(battle: Battle, province: str, results: list[OrderResult]) -> 
         return Notice.make("enters", f"{_capital(describe(battle.board, entered))} enters {province}", **data)
     fail = "fails" if len(failed) == 1 else "fail"
     if entered:
-        outcome, what = "entered", f"{describe(battle.board, entered)} enters; {describe(battle.board, failed)} {fail} to enter"
+        outcome, what = (
+            "entered",
+            f"{describe(battle.board, entered)} enters; {describe(battle.board, failed)} {fail} to enter",
+        )
     elif len(failed) > 1 and not battle.occupied_after(province):
         outcome, what = "stand-off", f"a stand-off between {describe(battle.board, failed)}"
     else:

@@ -220,8 +220,12 @@ class Fog1898Rules(FogRules):
             view = self.view_of(named, watch)
             if view is None:
                 return False, False
-            if target is not None and isinstance(named.order, Move) and named.legal \
-                    and _province(named.order.target) == target:
+            if (
+                target is not None
+                and isinstance(named.order, Move)
+                and named.legal
+                and _province(named.order.target) == target
+            ):
                 return view
             origin = view[0]
         return origin, origin and target is not None and target in watch.end
@@ -262,8 +266,9 @@ def clash_notices(resolution: Resolution, power: str, watched: frozenset[str] | 
             count = facts.defenders(target)
             if count:
                 units = "unit" if count == 1 else "units"
-                out.append(Notice.make("defended", f"{target} was defended by {count} {units}",
-                                       target=target, defenders=count))
+                out.append(
+                    Notice.make("defended", f"{target} was defended by {count} {units}", target=target, defenders=count)
+                )
     return out
 
 
@@ -329,7 +334,9 @@ def _tried(result: OrderResult, target: str) -> bool:
     """Whether a unit set out for ``target`` (an army with no convoy never left)."""
     order = result.order
     return (
-        result.legal and isinstance(order, (Move, Retreat)) and _province(order.target) == target
+        result.legal
+        and isinstance(order, (Move, Retreat))
+        and _province(order.target) == target
         and result.outcome not in _STRANDED
     )
 

@@ -51,9 +51,9 @@ from fogdip.fog.sight import (
     own_units,
     province_sight,
     record_facts,
-    success_or_failure,
     seen_unit,
     state_facts,
+    success_or_failure,
     unit_sight,
 )
 
@@ -106,9 +106,15 @@ class FogOfWarRules(FogRules):
         if not extra:
             return seen
         return Observation.build(
-            variant=seen.variant, power=seen.power, phase=seen.phase, next_phase=seen.next_phase,
-            visible=seen.visible, units=(*seen.units, *extra), orders=seen.orders,
-            centers=seen.center_owners, notices=seen.notices,
+            variant=seen.variant,
+            power=seen.power,
+            phase=seen.phase,
+            next_phase=seen.next_phase,
+            visible=seen.visible,
+            units=(*seen.units, *extra),
+            orders=seen.orders,
+            centers=seen.center_owners,
+            notices=seen.notices,
         )
 
     # --- sight at the end of a phase ---------------------------------------------------------
@@ -127,7 +133,10 @@ class FogOfWarRules(FogRules):
         so), each with the spaces it sees and watches."""
         out: dict[str, frozenset[str]] = {}
         owned = state_facts(state).centers.get(power, ())
-        for centers, reach in ((owned, self.options.owned_center_sight), (state.homes.get(power, ()), self.options.home_center_sight)):
+        for centers, reach in (
+            (owned, self.options.owned_center_sight),
+            (state.homes.get(power, ()), self.options.home_center_sight),
+        ):
             for center in centers:
                 spaces = _center_reach(state.board, center, reach)
                 if spaces:
@@ -198,8 +207,10 @@ class FogOfWarRules(FogRules):
             seen_before = self.visible_provinces(resolution.before, power)
             seen_after = self.visible_provinces(resolution.after, power)
             return tuple(
-                i for i, r in enumerate(orders)
-                if r.power != power and r.unit is not None
+                i
+                for i, r in enumerate(orders)
+                if r.power != power
+                and r.unit is not None
                 and (_involves(r) & seen_before or _retreat_target(r) & seen_after)
             )
         return ()  # builds and removals are seen only as units appearing and vanishing
@@ -229,13 +240,12 @@ class FogOfWarRules(FogRules):
         if kind == "R":
             for r in revealed:
                 if isinstance(r.order, Retreat) and r.legal and r.succeeded and r.unit is not None:
-                    out.append(seen_unit(Unit(r.power, r.unit.kind, resolution.moves.get(r.unit.province, r.order.target))))
+                    out.append(
+                        seen_unit(Unit(r.power, r.unit.kind, resolution.moves.get(r.unit.province, r.order.target)))
+                    )
             return [u for u in out if u.province not in visible]
         known = [*record_facts(resolution).orders_of(power), *revealed]
-        entered = {
-            _province(r.order.target) for r in known
-            if isinstance(r.order, Move) and r.legal and r.succeeded
-        }
+        entered = {_province(r.order.target) for r in known if isinstance(r.order, Move) and r.legal and r.succeeded}
         for r in revealed:
             unit = r.unit
             assert unit is not None

@@ -88,10 +88,7 @@ class Knowledge:
 
     def ghosts(self) -> list[Ghost]:
         """Every foreign unit's last sighting, by province."""
-        return [
-            Ghost(unit, phase, phase == self.phase)
-            for _province, (unit, phase) in sorted(self._sightings.items())
-        ]
+        return [Ghost(unit, phase, phase == self.phase) for _province, (unit, phase) in sorted(self._sightings.items())]
 
     def centers(self) -> dict[str, KnownCenter]:
         """The last-known owner of every centre the power has known about
@@ -103,8 +100,7 @@ class Knowledge:
             "power": self.power,
             "phase": self.phase,
             "ghosts": [
-                {"unit": str(g.unit), "owner": g.owner, "phase": g.phase, "current": g.current}
-                for g in self.ghosts()
+                {"unit": str(g.unit), "owner": g.owner, "phase": g.phase, "current": g.current} for g in self.ghosts()
             ],
             "centers": {c: {"owner": k.owner, "phase": k.phase} for c, k in self.centers().items()},
         }

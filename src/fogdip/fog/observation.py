@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, Union
+from typing import Literal, TypeAlias
 
 #: Written wherever a power cannot know a part of what it observes.
 UNKNOWN = "???"
 
 Kind: TypeAlias = Literal["A", "F"]
-NoticeValue: TypeAlias = Union[str, int, bool, None, tuple["NoticeValue", ...]]
+NoticeValue: TypeAlias = str | int | bool | None | tuple["NoticeValue", ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +165,16 @@ class Observation:
             return (rank, owner or "", order.text, order.result is None, order.result or ())
 
         return cls(
-            variant, power, phase, next_phase, frozenset(visible),
-            tuple(sorted(unique.values(), key=_unit_key)), tuple(sorted(orders, key=order_key)),
-            tuple(sorted(centers.items())), _sorted_notices(notices), opening,
+            variant,
+            power,
+            phase,
+            next_phase,
+            frozenset(visible),
+            tuple(sorted(unique.values(), key=_unit_key)),
+            tuple(sorted(orders, key=order_key)),
+            tuple(sorted(centers.items())),
+            _sorted_notices(notices),
+            opening,
         )
 
     @property

@@ -106,9 +106,16 @@ class FogRules:
         """What ``power`` sees before the first phase is played."""
         visible = self.visible_provinces(state, power)
         return Observation.build(
-            variant=self.name, power=power, phase=str(state.phase), next_phase=str(state.phase),
-            visible=visible, units=self.units_seen(state, power, visible), orders=(),
-            centers=self.centers_known(state, power, visible), notices=(), opening=True,
+            variant=self.name,
+            power=power,
+            phase=str(state.phase),
+            next_phase=str(state.phase),
+            visible=visible,
+            units=self.units_seen(state, power, visible),
+            orders=(),
+            centers=self.centers_known(state, power, visible),
+            notices=(),
+            opening=True,
         )
 
     def observe(self, resolution: Resolution, power: str, events: Events = NO_EVENTS) -> Observation:
@@ -126,9 +133,15 @@ class FogRules:
         notices = list(self.notices(resolution, power))
         notices.extend(events.notices.get(power, ()))
         return Observation.build(
-            variant=self.name, power=power, phase=resolution.phase, next_phase=_next_phase(after),
-            visible=visible, units=_merge_units(units), orders=orders,
-            centers=self.centers_known(after, power, visible), notices=notices,
+            variant=self.name,
+            power=power,
+            phase=resolution.phase,
+            next_phase=_next_phase(after),
+            visible=visible,
+            units=_merge_units(units),
+            orders=orders,
+            centers=self.centers_known(after, power, visible),
+            notices=notices,
         )
 
     def check_record(self, resolution: Resolution) -> None:
@@ -181,8 +194,10 @@ def own_orders(resolution: Resolution, power: str) -> list[SeenOrder]:
 def rejected_notice(rejected: RejectedOrder, what: str = "Order") -> Notice:
     """Telling a power that one of its orders (or its setup) was not accepted, and why."""
     return Notice.make(
-        "rejected", f"{what} {rejected.text!r} was not accepted: {rejected.reason}",
-        order=rejected.text, reason=rejected.reason,
+        "rejected",
+        f"{what} {rejected.text!r} was not accepted: {rejected.reason}",
+        order=rejected.text,
+        reason=rejected.reason,
     )
 
 
@@ -209,16 +224,32 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
         unit = _dislodged_unit(resolution, province)
         if unit is None:
             continue
-        tell(unit.power, Notice.make(
-            "dislodged", f"Your {unit} was dislodged by an attack from {origin}",
-            unit=str(unit), province=province, attacked_from=origin,
-        ), attack_origin=True)
-        tell(unit.power, Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province),
-             attack_origin=False)
+        tell(
+            unit.power,
+            Notice.make(
+                "dislodged",
+                f"Your {unit} was dislodged by an attack from {origin}",
+                unit=str(unit),
+                province=province,
+                attacked_from=origin,
+            ),
+            attack_origin=True,
+        )
+        tell(
+            unit.power,
+            Notice.make("dislodged", f"Your {unit} was dislodged", unit=str(unit), province=province),
+            attack_origin=False,
+        )
     for unit in resolution.disbanded:  # only under board legality: no fog rule set reads those
-        tell(unit.power, Notice.make(
-            "disbanded", f"Your {unit} had nowhere to retreat and was disbanded", unit=str(unit), province=unit.province,
-        ))
+        tell(
+            unit.power,
+            Notice.make(
+                "disbanded",
+                f"Your {unit} had nowhere to retreat and was disbanded",
+                unit=str(unit),
+                province=unit.province,
+            ),
+        )
     before, after = resolution.before.centers, resolution.after.centers
     for center in sorted(set(before) | set(after)):
         was, now = before.get(center), after.get(center)

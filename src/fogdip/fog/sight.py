@@ -329,7 +329,7 @@ def _text(result: OrderResult, known: Callable[[str], bool] | None) -> str:
     if isinstance(order, Hold):
         return f"{head} H"
     if isinstance(order, Move):
-        via = order.via_convoy and (known is None or known(unit.province) and known(_province(order.target)))
+        via = order.via_convoy and (known is None or (known(unit.province) and known(_province(order.target))))
         return f"{head} - {_place(order.target, known)}{' VIA' if via else ''}"
     if isinstance(order, SupportHold):
         if known is not None and not known(order.supported.province):

@@ -107,6 +107,7 @@ class SavedGame:
 
 # --- helpers -----------------------------------------------------------------------------------
 
+
 def _fail(message: str) -> InvalidPosition:
     return InvalidPosition(" ".join(message.split()))
 
@@ -214,6 +215,7 @@ def _names(value: object) -> set[str] | None:
 
 # --- loading -----------------------------------------------------------------------------------
 
+
 def load_saved_game(data: Mapping[str, Any]) -> SavedGame:
     """Read a game in the MILA/Cicero saved-game format (a parsed JSON object)."""
     data = _object(data, "a MILA saved game")
@@ -227,14 +229,19 @@ def load_saved_game(data: Mapping[str, Any]) -> SavedGame:
     results: list[dict[str, Any]] = []
     for index, phase in enumerate(_phase_list(data)):
         phase = _object(phase, f"phase {index}")
-        state = _object(phase.get("state", {}), f"phase {index}: \"state\"")
+        state = _object(phase.get("state", {}), f'phase {index}: "state"')
         name = phase.get("name", state.get("name"))
         where = f"phase {index} ({name})"
         doc: Document = {"variant": variant}
         if rules is not None:
             doc["rules"] = rules
-        doc.update(phase=name, units=state.get("units", {}), retreats=state.get("retreats", {}),
-                   centers=state.get("centers", {}), orders=phase.get("orders") or {})
+        doc.update(
+            phase=name,
+            units=state.get("units", {}),
+            retreats=state.get("retreats", {}),
+            centers=state.get("centers", {}),
+            orders=phase.get("orders") or {},
+        )
         docs.append(_canonical(doc, board, where))
         messages.append(_messages(phase.get("messages"), where))
         recorded = phase.get("results")
@@ -242,7 +249,14 @@ def load_saved_game(data: Mapping[str, Any]) -> SavedGame:
     metadata = {k: v for k, v in data.items() if k not in _MILA_TOP_KEYS}
     game_id = data.get("id", "")
     return SavedGame(
-        str(game_id), board.name, tuple(docs), tuple(messages), rules, metadata, tuple(results), _source(data),
+        str(game_id),
+        board.name,
+        tuple(docs),
+        tuple(messages),
+        rules,
+        metadata,
+        tuple(results),
+        _source(data),
     )
 
 
@@ -283,13 +297,15 @@ def load_fogdip_game(data: Mapping[str, Any]) -> SavedGame:
         metadata["source"] = data["source"]
     # A game MILA saved keeps MILA's own rule list when written in fogdip's format.
     source = "mila" if isinstance(data.get("rules"), list) else "records"
-    return SavedGame(str(data.get("game_id", "")), board.name, tuple(docs), tuple(messages), rules, metadata, (), source)
+    return SavedGame(
+        str(data.get("game_id", "")), board.name, tuple(docs), tuple(messages), rules, metadata, (), source
+    )
 
 
 def game_from_data(data: object) -> SavedGame:
     """Read a parsed saved game in either format, telling them apart by their phases."""
     if not isinstance(data, Mapping):
-        raise _fail("a saved game must be a JSON object with \"phases\"")
+        raise _fail('a saved game must be a JSON object with "phases"')
     first = _phase_list(data)[0]
     if isinstance(first, Mapping) and "state" in first:
         return load_saved_game(data)
@@ -313,6 +329,7 @@ def load_game(path: str | Path) -> SavedGame:
 
 
 # --- writing -----------------------------------------------------------------------------------
+
 
 def _played(game: SavedGame, index: int) -> bool:
     doc = game.phases[index]
@@ -370,13 +387,15 @@ def to_saved_game(game: SavedGame, rules: Rules | None = None) -> dict[str, Any]
         where = f"phase {index} ({doc['phase']})"
         state = None if doc["phase"] == COMPLETED else state_from_document(doc)[0]
         results = _results(doc, state, rules, where) if state is not None and _played(game, index) else {}
-        phases.append({
-            "name": doc["phase"],
-            "state": _mila_state(doc, state, board),
-            "orders": doc.get("orders", {}),
-            "results": results,
-            "messages": list(game.messages[index]) if index < len(game.messages) else [],
-        })
+        phases.append(
+            {
+                "name": doc["phase"],
+                "state": _mila_state(doc, state, board),
+                "orders": doc.get("orders", {}),
+                "results": results,
+                "messages": list(game.messages[index]) if index < len(game.messages) else [],
+            }
+        )
     out: dict[str, Any] = {"id": game.id, "map": game.map}
     out.update({k: v for k, v in game.metadata.items() if k not in ("source",) and k not in _MILA_TOP_KEYS})
     if game.rules is not None:

@@ -64,19 +64,27 @@ class GameFile:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise GameFileError(f"no game file at {path}: start one with 'fogdip gm new --variant NAME {path}'") from None
+            raise GameFileError(
+                f"no game file at {path}: start one with 'fogdip gm new --variant NAME {path}'"
+            ) from None
         except OSError as exc:
             raise GameFileError(f"cannot read {path}: {exc.strerror}") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise GameFileError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+            raise GameFileError(
+                f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+            ) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameFileError(f"{path} is not a fogdip game file (it has no \"format\": \"{FORMAT}\")")
+            raise GameFileError(f'{path} is not a fogdip game file (it has no "format": "{FORMAT}")')
         if data.get("version") != VERSION:
-            raise GameFileError(f"{path} is a version {data.get('version')} game file; this fogdip reads version {VERSION}")
+            raise GameFileError(
+                f"{path} is a version {data.get('version')} game file; this fogdip reads version {VERSION}"
+            )
         _check_structure(data, path)
-        game = cls(data["position"], dict(data.get("filed", {})), list(data.get("history", [])), dict(data.get("opening", {})))
+        game = cls(
+            data["position"], dict(data.get("filed", {})), list(data.get("history", [])), dict(data.get("opening", {}))
+        )
         game.variant_and_position()  # check the position now, with a clear error
         game.source = path
         return game
@@ -105,8 +113,12 @@ class GameFile:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "version": VERSION, "position": self.position_doc, "filed": self.filed,
-            "history": self.history, "opening": self.opening,
+            "format": FORMAT,
+            "version": VERSION,
+            "position": self.position_doc,
+            "filed": self.filed,
+            "history": self.history,
+            "opening": self.opening,
         }
 
     # --- queries -----------------------------------------------------------------------------
@@ -133,7 +145,7 @@ class GameFile:
     def power_named(self, name: str) -> str:
         wanted = name.strip().upper()
         for power in self.powers:
-            if power == wanted or power.startswith(wanted) and len(wanted) >= 3:
+            if power == wanted or (power.startswith(wanted) and len(wanted) >= 3):
                 return power
         raise GameFileError(f"unknown power {name!r}: the powers are {', '.join(self.powers)}")
 
@@ -192,11 +204,19 @@ class GameFile:
         for entry in self.history:
             result = entry.get("result", {})
             orders = result.get("orders", {})
-            out.append({
-                "turn": entry["turn"],
-                "orders": {unit: {"power": result.get("powers", {}).get(unit), "order": order,
-                                  "result": result.get("results", {}).get(unit, [])} for unit, order in orders.items()},
-            })
+            out.append(
+                {
+                    "turn": entry["turn"],
+                    "orders": {
+                        unit: {
+                            "power": result.get("powers", {}).get(unit),
+                            "order": order,
+                            "result": result.get("results", {}).get(unit, []),
+                        }
+                        for unit, order in orders.items()
+                    },
+                }
+            )
         return out
 
     def knowledge_of(self, power: str) -> Knowledge:
@@ -250,7 +270,14 @@ def observation_from_json(data: Mapping[str, Any]) -> Observation:
         for n in data["notices"]
     ]
     return Observation.build(
-        variant=data["variant"], power=data["power"], phase=data["phase"], next_phase=data["next_phase"],
-        visible=data["visible"], units=units, orders=orders, centers=centers, notices=notices,
+        variant=data["variant"],
+        power=data["power"],
+        phase=data["phase"],
+        next_phase=data["next_phase"],
+        visible=data["visible"],
+        units=units,
+        orders=orders,
+        centers=centers,
+        notices=notices,
         opening=data.get("opening", False),
     )

@@ -8,6 +8,14 @@ from fogdip.variants.options import PRESET_SUMMARIES, PRESETS, VariantOptions, c
 from fogdip.variants.turn import COMPLETED, Position, TurnResult, Variant
 
 __all__ = [
-    "COMPLETED", "PRESETS", "PRESET_SUMMARIES", "Position", "TurnResult", "Variant", "VariantOptions", "compose",
-    "option_help", "preset",
+    "COMPLETED",
+    "PRESETS",
+    "PRESET_SUMMARIES",
+    "Position",
+    "TurnResult",
+    "Variant",
+    "VariantOptions",
+    "compose",
+    "option_help",
+    "preset",
 ]

@@ -22,17 +22,27 @@ def announcements(options: VariantOptions, rules: Rules, resolutions: list[Resol
     out: list[Notice] = []
     if options.announce_center_totals and any(r.before.phase.kind == "A" for r in resolutions):
         totals = sorted((after.center_count(p) for p in after.powers), reverse=True)
-        out.append(Notice.make(
-            "center-totals", f"Centre totals this Winter, largest first: {', '.join(map(str, totals))}", totals=totals,
-        ))
-    fall_over = any(r.before.phase.season == "F" for r in resolutions) and (after.completed or after.phase.season != "F")
+        out.append(
+            Notice.make(
+                "center-totals",
+                f"Centre totals this Winter, largest first: {', '.join(map(str, totals))}",
+                totals=totals,
+            )
+        )
+    fall_over = any(r.before.phase.season == "F" for r in resolutions) and (
+        after.completed or after.phase.season != "F"
+    )
     if options.announce_center_changes and fall_over:
         gained = sorted(c for c, o in after.centers.items() if o == power and before.centers.get(c) != power)
         lost = sorted(c for c, o in before.centers.items() if o == power and after.centers.get(c) != power)
-        out.append(Notice.make(
-            "center-changes", f"This year you gained {', '.join(gained) or 'no centre'} and lost {', '.join(lost) or 'no centre'}",
-            gained=gained, lost=lost,
-        ))
+        out.append(
+            Notice.make(
+                "center-changes",
+                f"This year you gained {', '.join(gained) or 'no centre'} and lost {', '.join(lost) or 'no centre'}",
+                gained=gained,
+                lost=lost,
+            )
+        )
     for other in after.powers:
         if before.is_eliminated(other) or not after.is_eliminated(other):
             continue
@@ -43,7 +53,13 @@ def announcements(options: VariantOptions, rules: Rules, resolutions: list[Resol
     if after.completed:
         winner = solo_winner(after, rules)
         if winner is not None:
-            out.append(Notice.make("game-over", f"The game is over: {winner} wins with {after.center_count(winner)} centres", winner=winner))
+            out.append(
+                Notice.make(
+                    "game-over",
+                    f"The game is over: {winner} wins with {after.center_count(winner)} centres",
+                    winner=winner,
+                )
+            )
         else:
             out.append(Notice.make("game-over", f"The game is over after {after.phase.long_name}: a draw", winner=None))
     return out

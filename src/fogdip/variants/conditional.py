@@ -57,7 +57,9 @@ class TurnContext:
             unit = before.units.get(province) or before.dislodged[province].unit
             origins.setdefault(province, unit.location)
         return TurnContext(
-            {**self.moves, **resolution.moves}, self.dislodged | frozenset(resolution.dislodged), origins,
+            {**self.moves, **resolution.moves},
+            self.dislodged | frozenset(resolution.dislodged),
+            origins,
         )
 
 
@@ -107,10 +109,31 @@ _DISLODGED = re.compile(r"\s+(?:IS\s+)?DISLODGED$", re.I)
 _MOVED = re.compile(r"\s+(?:MOVED|MOVES|MOVE|RETREATED|RETREATS|RETREAT|R)(?:\s+TO)?\s+", re.I)
 _RETREAT_DISBAND = re.compile(r"\s+(?:R|RETREAT|RETREATS)\s+(?:D|DISBAND|DISBANDS)\s*$", re.I)
 _VERB_KIND = {
-    "R": "R", "RETREAT": "R", "RETREATS": "R", "B": "A", "BUILD": "A", "BUILDS": "A",
-    "D": "D", "DISBAND": "D", "DISBANDS": "D",
-    "H": "M", "HOLD": "M", "HOLDS": "M", "STAND": "M", "STANDS": "M", "-": "M", "TO": "M", "M": "M",
-    "MOVE": "M", "MOVES": "M", "S": "M", "SUPPORT": "M", "SUPPORTS": "M", "C": "M", "CONVOY": "M", "CONVOYS": "M",
+    "R": "R",
+    "RETREAT": "R",
+    "RETREATS": "R",
+    "B": "A",
+    "BUILD": "A",
+    "BUILDS": "A",
+    "D": "D",
+    "DISBAND": "D",
+    "DISBANDS": "D",
+    "H": "M",
+    "HOLD": "M",
+    "HOLDS": "M",
+    "STAND": "M",
+    "STANDS": "M",
+    "-": "M",
+    "TO": "M",
+    "M": "M",
+    "MOVE": "M",
+    "MOVES": "M",
+    "S": "M",
+    "SUPPORT": "M",
+    "SUPPORTS": "M",
+    "C": "M",
+    "CONVOY": "M",
+    "CONVOYS": "M",
 }
 _SYNTAX = "write IF <condition> [AND <condition>]... THEN <order>, e.g. IF F NTH DISLODGED THEN F NTH R NWG"
 _KIND_WORDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -154,7 +177,7 @@ def _section(text: str) -> tuple[str | None, str]:
     match = _SECTION.match(text)
     if match is None:
         return None, text
-    return _SECTION_KIND[match.group(1).upper()[:3]], text[match.end():]
+    return _SECTION_KIND[match.group(1).upper()[:3]], text[match.end() :]
 
 
 def parse_conditions(line: FiledLine, board: Map, filed: str) -> tuple[Condition, ...]:
@@ -173,7 +196,7 @@ def parse_conditions(line: FiledLine, board: Map, filed: str) -> tuple[Condition
 def _condition(text: str, board: Map, filed: str) -> Condition:
     negated = _NOT.match(text)
     if negated:
-        return Negation(_condition(text[negated.end():].strip(), board, filed))
+        return Negation(_condition(text[negated.end() :].strip(), board, filed))
     shape = "a condition is '<your unit> DISLODGED', '[A|F] <from> - <to>' (a unit moved there) or 'NOT <condition>'"
     try:
         dislodged = _DISLODGED.search(text)
@@ -331,10 +354,13 @@ def check_filed_line(text: str, state: GameState, power: str, options: VariantOp
         if not options.conditional_orders:
             raise InvalidOrder(text, "conditional orders are not allowed in this variant")
         if kind == kinds[0] or kind == "M":
-            raise InvalidOrder(text, (
-                f"only retreats and adjustments filed ahead may be conditional; "
-                f"{_KIND_WORDS[kind]} orders this turn are carried out as filed"
-            ))
+            raise InvalidOrder(
+                text,
+                (
+                    f"only retreats and adjustments filed ahead may be conditional; "
+                    f"{_KIND_WORDS[kind]} orders this turn are carried out as filed"
+                ),
+            )
         for condition in parse_conditions(line, state.board, text):
             _check_condition(condition, state, power, sight, text)
     if kind == kinds[0] or kind == "M":
@@ -366,9 +392,12 @@ def _check_condition(condition: Condition, state: GameState, power: str, sight: 
         raise InvalidOrder(text, f"IF {condition}: your unit in {ref.province} is {own}")
     if isinstance(condition, Dislodgement):
         if own is None:
-            raise InvalidOrder(text, (
-                f"IF {condition}: you have no unit in {ref.province}; DISLODGED conditions may name only your own units"
-            ))
+            raise InvalidOrder(
+                text,
+                (
+                    f"IF {condition}: you have no unit in {ref.province}; DISLODGED conditions may name only your own units"
+                ),
+            )
         return
     target = board.province_of(condition.target)
     if target == ref.province:
@@ -386,7 +415,8 @@ def _check_condition(condition: Condition, state: GameState, power: str, sight: 
     what = "an army in" if kind == "A" else "a fleet on"
     # The same move named on coasts the power does see, if there are any.
     exact = [
-        f"IF {k} {a} - {b}" for k, a, b in _possible_moves(board, UnitRef(ref.kind, ref.province), target)
+        f"IF {k} {a} - {b}"
+        for k, a, b in _possible_moves(board, UnitRef(ref.kind, ref.province), target)
         if sight.sees(k, a) and sight.sees(k, b)
     ]
     if exact:
@@ -403,7 +433,7 @@ def _possible_moves(board: Map, ref: UnitRef, target: str) -> list[tuple[UnitKin
     coast of the province, if none is written), moving to the written location (any coast)."""
     out: list[tuple[UnitKind, str, str]] = []
     province, destination = ref.province, board.province_of(target)
-    for kind in (("A", "F") if ref.kind is None else (ref.kind,)):
+    for kind in ("A", "F") if ref.kind is None else (ref.kind,):
         starts = [ref.location] if ref.location != province else list(board.coasts(province)) or [province]
         for start in starts:
             if kind == "A":
@@ -411,12 +441,15 @@ def _possible_moves(board: Map, ref: UnitRef, target: str) -> list[tuple[UnitKin
             if not board.can_hold(kind, start):
                 continue
             if kind == "A":
-                coastal = board.provinces[province].terrain == "coast" and board.provinces[destination].terrain == "coast"
+                coastal = (
+                    board.provinces[province].terrain == "coast" and board.provinces[destination].terrain == "coast"
+                )
                 if destination in board.army_targets(start) or coastal:  # overland, or by convoy
                     out.append(("A", start, destination))
                 continue
             out.extend(
-                ("F", start, end) for end in sorted(board.fleet_targets(start))
+                ("F", start, end)
+                for end in sorted(board.fleet_targets(start))
                 if board.province_of(end) == destination and (target == destination or end == target)
             )
     return sorted(set(out))
@@ -510,9 +543,7 @@ def select_retreats(state: GameState, power: str, lines: list[str], context: Tur
     return [chosen.get(province, order) for province, order in first.items()]
 
 
-def select_adjustments(
-    state: GameState, power: str, lines: list[str], context: TurnContext, rules: Rules
-) -> list[str]:
+def select_adjustments(state: GameState, power: str, lines: list[str], context: TurnContext, rules: Rules) -> list[str]:
     """The adjustment orders to use: every line whose conditions hold, in the order filed.
     The engine carries them out first to last, skipping those that cannot be; with none, a
     power builds nothing and loses units by the civil-disorder rule."""

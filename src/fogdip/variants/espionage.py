@@ -204,8 +204,12 @@ def spy_notice(board: Map, report: SpyReport | None, unit: Unit, target: str) ->
     adjective = board.power_info[target].adjective
     if report is None:
         return Notice.make(
-            "espionage", f"{order} failed: the unit was attacked, and nothing was learned",
-            unit=str(unit), target=target, succeeded=False, provinces=(),
+            "espionage",
+            f"{order} failed: the unit was attacked, and nothing was learned",
+            unit=str(unit),
+            target=target,
+            succeeded=False,
+            provinces=(),
         )
     if report.found:
         text = f"{order}: {adjective} units at {', '.join(report.found)}"
@@ -250,8 +254,10 @@ def spied_notices(state: GameState, reports: Iterable[SpyReport]) -> dict[str, N
             *(f"A foreign unit stands within one space of {', '.join(str(state.units[p]) for p in g)}." for g in near),
         ]
         out[target] = Notice.make(
-            "spied", " ".join(sentences),
-            units=tuple((p, len(powers)) for p, powers in marked), near=tuple(near),
+            "spied",
+            " ".join(sentences),
+            units=tuple((p, len(powers)) for p, powers in marked),
+            near=tuple(near),
         )
     return out
 
@@ -261,4 +267,3 @@ def peek_notice(state: GameState, peek: Peek) -> Notice:
     season. A unit dislodged there does not count; its province always holds its attacker."""
     answer = "occupied" if peek.province in state.units else "empty"
     return Notice.make("peek", f"PAS {peek.province}: {answer}", province=peek.province, answer=answer)
-

@@ -174,10 +174,15 @@ class MovementExtras:
         for power, unit, texts in plan.void:
             orders.setdefault(power, {})[unit.province] = SeenOrder(power, "; ".join(texts), _FAILS)
             listed = " and ".join(repr(t) for t in texts)
-            tell(power, Notice.make(
-                "void", f"{unit} was given two different orders ({listed}): it held, and neither was carried out",
-                unit=str(unit), orders=texts,
-            ))
+            tell(
+                power,
+                Notice.make(
+                    "void",
+                    f"{unit} was given two different orders ({listed}): it held, and neither was carried out",
+                    unit=str(unit),
+                    orders=texts,
+                ),
+            )
         for filed in plan.disbands:
             assert filed.unit is not None
             orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(filed.power, str(filed.order), ())
@@ -191,7 +196,9 @@ class MovementExtras:
             target = filed.order.target
             report = None if _attacked(resolution, filed.unit) else spy(after, filed.unit, target)
             orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(
-                filed.power, str(filed.order), _FAILS if report is None else (),
+                filed.power,
+                str(filed.order),
+                _FAILS if report is None else (),
             )
             tell(filed.power, spy_notice(board, report, filed.unit, target))
             if report is not None:
@@ -257,7 +264,9 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
     if unit is None or unit.power != power:
         raise _Refused(f"{power} has no unit in {province}")
     if order.unit.kind is not None and order.unit.kind != unit.kind:
-        raise _Refused(f"wrong unit type: the unit in {province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}")
+        raise _Refused(
+            f"wrong unit type: the unit in {province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}"
+        )
     ref = UnitRef(unit.kind, unit.location)
     if isinstance(order, Espionage):
         if order.target == power:
@@ -267,8 +276,13 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
 
 
 def _settle(
-    state: GameState, power: str, normal: list[str], filed: list[Filed], options: VariantOptions,
-    usage: Mapping[str, Any], plan: Plan,
+    state: GameState,
+    power: str,
+    normal: list[str],
+    filed: list[Filed],
+    options: VariantOptions,
+    usage: Mapping[str, Any],
+    plan: Plan,
 ) -> list[str]:
     """Apply the one-per-season and usage limits and the two-orders rule to one power's
     accepted extra orders; record them in ``plan``; return the power's lines for the engine."""
@@ -280,9 +294,13 @@ def _settle(
                 peek = item
                 plan.peeks.append(item)
             elif item.order != peek.order:
-                plan.rejected.append(RejectedOrder(
-                    power, item.text, f"only one peek-a-sneak per season: {str(peek.order)!r} is already given",
-                ))
+                plan.rejected.append(
+                    RejectedOrder(
+                        power,
+                        item.text,
+                        f"only one peek-a-sneak per season: {str(peek.order)!r} is already given",
+                    )
+                )
             continue
         assert item.unit is not None
         same_unit = by_unit.setdefault(item.unit.province, [])
@@ -374,8 +392,11 @@ def _attacked(resolution: Resolution, spy_unit: Unit) -> bool:
     for result in resolution.orders:
         order = result.order
         if (
-            result.power != spy_unit.power and result.legal and isinstance(order, Move)
-            and result.outcome in _ATTACKED and order.target.partition("/")[0] == spy_unit.province
+            result.power != spy_unit.power
+            and result.legal
+            and isinstance(order, Move)
+            and result.outcome in _ATTACKED
+            and order.target.partition("/")[0] == spy_unit.province
         ):
             return True
     return spy_unit.province in resolution.dislodged

@@ -64,7 +64,9 @@ def check_lines(variant: Variant, position: Position, power: str, lines: list[st
     return out
 
 
-def _check_line(variant: Variant, position: Position, power: str, text: str, kind: str, filed_ahead: bool) -> str | None:
+def _check_line(
+    variant: Variant, position: Position, power: str, text: str, kind: str, filed_ahead: bool
+) -> str | None:
     state, options = position.state, variant.options
     try:
         if filed_ahead or text.strip().upper().startswith("IF "):

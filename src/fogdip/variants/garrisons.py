@@ -146,8 +146,12 @@ def start_usage(options: VariantOptions, state: GameState, usage: Mapping[str, A
 
 
 def track(
-    options: VariantOptions, fog: FogRules, before: GameState, resolutions: Sequence[Resolution],
-    events: Sequence[Events], usage: Mapping[str, Any],
+    options: VariantOptions,
+    fog: FogRules,
+    before: GameState,
+    resolutions: Sequence[Resolution],
+    events: Sequence[Events],
+    usage: Mapping[str, Any],
 ) -> tuple[list[Events], dict[str, Any]]:
     """The turn's garrison reports, added to each phase's events, and the usage after it.
 

@@ -33,25 +33,57 @@ class VariantOptions:
     name: str = _opt("standard", "the preset this game was made from, with its overrides")
     map: str = _opt("standard", "the map played on")
     edition: str = _opt("2023", "rule edition for the DATC choices: 2000 or 2023")
-    fog: str = _opt("standard", "sight and reveal rules: standard, fog-of-war, sighting, deadman, diplomyopia or fog-1898")
-    setup: Setup = _opt("standard", "starting position: standard, 1898 (one centre each, type chosen) or free (type and home centre chosen)")
-    hold_empty_retreats: bool = _opt(False, "hold every retreat season even when nobody is dislodged (seed 000), so its presence leaks nothing")
+    fog: str = _opt(
+        "standard", "sight and reveal rules: standard, fog-of-war, sighting, deadman, diplomyopia or fog-1898"
+    )
+    setup: Setup = _opt(
+        "standard",
+        "starting position: standard, 1898 (one centre each, type chosen) or free (type and home centre chosen)",
+    )
+    hold_empty_retreats: bool = _opt(
+        False, "hold every retreat season even when nobody is dislodged (seed 000), so its presence leaks nothing"
+    )
     hold_empty_winters: bool = _opt(False, "hold every winter even when nobody adjusts, so its presence leaks nothing")
-    fall_winter_combined: bool = _opt(False, "retreats and adjustments are filed ahead with the movement orders, Fall and Winter played as one turn (seed 001)")
-    winter_spring_combined: bool = _opt(False, "winter adjustments are filed with the next Spring's orders and played as one turn (seed 002)")
-    captures_any_season: bool = _opt(False, "a centre changes hands whenever it is taken, Spring included; the game can end after Spring (seed 003)")
-    garrisons: Garrisons = _opt("none", "garrison reports of unoccupied provinces lost (seed 003): none, centers (supply centres lost) or provinces (every province the power last occupied)")
-    espionage: bool = _opt(False, "units may spy: 'F NTH E FRANCE' reveals that power's units within one space (seed 002)")
-    espionage_limit: EspionageLimit = _opt("year", "how many espionage orders a power may give: one per year (seed 002), one per season, or unlimited")
-    peek: bool = _opt(False, "'PAS NTH' asks whether a province is occupied, one per power per movement season (seed 002)")
+    fall_winter_combined: bool = _opt(
+        False,
+        "retreats and adjustments are filed ahead with the movement orders, Fall and Winter played as one turn (seed 001)",
+    )
+    winter_spring_combined: bool = _opt(
+        False, "winter adjustments are filed with the next Spring's orders and played as one turn (seed 002)"
+    )
+    captures_any_season: bool = _opt(
+        False, "a centre changes hands whenever it is taken, Spring included; the game can end after Spring (seed 003)"
+    )
+    garrisons: Garrisons = _opt(
+        "none",
+        "garrison reports of unoccupied provinces lost (seed 003): none, centers (supply centres lost) or provinces (every province the power last occupied)",
+    )
+    espionage: bool = _opt(
+        False, "units may spy: 'F NTH E FRANCE' reveals that power's units within one space (seed 002)"
+    )
+    espionage_limit: EspionageLimit = _opt(
+        "year", "how many espionage orders a power may give: one per year (seed 002), one per season, or unlimited"
+    )
+    peek: bool = _opt(
+        False, "'PAS NTH' asks whether a province is occupied, one per power per movement season (seed 002)"
+    )
     peek_from_year: int = _opt(1902, "the first year peeks may be made (seed 002: after 1901)")
     disband_in_movement: bool = _opt(False, "'F NTH DB' disbands a unit in a movement phase (seed 002)")
-    disband_timing: DisbandTiming = _opt("before", "before: a unit disbanded in movement leaves before the moves are resolved; after: it holds, then leaves")
-    build_in_any_owned_center: bool = _opt(False, "builds may be placed in any owned centre, not just home centres (seed 002)")
-    announce_center_totals: bool = _opt(False, "each Winter every power learns the seven centre totals, without whose (seed 004)")
+    disband_timing: DisbandTiming = _opt(
+        "before",
+        "before: a unit disbanded in movement leaves before the moves are resolved; after: it holds, then leaves",
+    )
+    build_in_any_owned_center: bool = _opt(
+        False, "builds may be placed in any owned centre, not just home centres (seed 002)"
+    )
+    announce_center_totals: bool = _opt(
+        False, "each Winter every power learns the seven centre totals, without whose (seed 004)"
+    )
     announce_center_changes: bool = _opt(False, "each Fall a power is told the centres it gained and lost (seed 002)")
     conditional_orders: bool = _opt(False, "retreats and adjustments filed ahead may be conditional (seed 001)")
-    press: Press = _opt("full", "press policy: full (signed), gunboat (anonymous players), black (may claim any sender), none")
+    press: Press = _opt(
+        "full", "press policy: full (signed), gunboat (anonymous players), black (may claim any sender), none"
+    )
     victory_centers: int = _opt(18, "centres needed to win outright")
     end_year: int | None = _opt(None, "if set, the game ends in a draw after this year's last phase")
     reveal_at_end: bool = _opt(True, "when the game ends, the full history is revealed to everyone")
@@ -91,9 +123,13 @@ def option_choices() -> dict[str, tuple[str, ...]]:
     from fogdip.fog import FOG_RULES
 
     return {
-        "map": tuple(available_maps()), "edition": tuple(sorted(EDITIONS)), "fog": tuple(sorted(FOG_RULES)),
-        "setup": ("standard", "1898", "free"), "espionage_limit": ("year", "season", "unlimited"),
-        "disband_timing": ("before", "after"), "press": ("full", "gunboat", "black", "none"),
+        "map": tuple(available_maps()),
+        "edition": tuple(sorted(EDITIONS)),
+        "fog": tuple(sorted(FOG_RULES)),
+        "setup": ("standard", "1898", "free"),
+        "espionage_limit": ("year", "season", "unlimited"),
+        "disband_timing": ("before", "after"),
+        "press": ("full", "gunboat", "black", "none"),
     }
 
 
@@ -107,23 +143,45 @@ _BASE = VariantOptions()
 PRESETS: dict[str, VariantOptions] = {
     "standard": _BASE,
     "fog-of-war": _BASE.with_changes(
-        name="fog-of-war", fog="fog-of-war", hold_empty_retreats=True, hold_empty_winters=True,
+        name="fog-of-war",
+        fog="fog-of-war",
+        hold_empty_retreats=True,
+        hold_empty_winters=True,
     ),
     "sighting": _BASE.with_changes(
-        name="sighting", fog="sighting", fall_winter_combined=True, conditional_orders=True,
+        name="sighting",
+        fog="sighting",
+        fall_winter_combined=True,
+        conditional_orders=True,
     ),
     "deadman": _BASE.with_changes(
-        name="deadman", fog="deadman", setup="free", espionage=True, peek=True, disband_in_movement=True,
-        build_in_any_owned_center=True, winter_spring_combined=True, announce_center_changes=True,
+        name="deadman",
+        fog="deadman",
+        setup="free",
+        espionage=True,
+        peek=True,
+        disband_in_movement=True,
+        build_in_any_owned_center=True,
+        winter_spring_combined=True,
+        announce_center_changes=True,
         hold_empty_retreats=True,
     ),
     "diplomyopia": _BASE.with_changes(
-        name="diplomyopia", fog="diplomyopia", captures_any_season=True, hold_empty_retreats=True,
-        hold_empty_winters=True, garrisons="provinces",
+        name="diplomyopia",
+        fog="diplomyopia",
+        captures_any_season=True,
+        hold_empty_retreats=True,
+        hold_empty_winters=True,
+        garrisons="provinces",
     ),
     "fog-1898": _BASE.with_changes(
-        name="fog-1898", fog="fog-1898", setup="1898", announce_center_totals=True, press="black",
-        hold_empty_retreats=True, hold_empty_winters=True,
+        name="fog-1898",
+        fog="fog-1898",
+        setup="1898",
+        announce_center_totals=True,
+        press="black",
+        hold_empty_retreats=True,
+        hold_empty_winters=True,
     ),
 }
 

@@ -28,8 +28,13 @@ from fogdip.engine.units import Phase, Unit
 
 #: Each power's single starting centre in the 1898 start (seed 004).
 CENTERS_1898 = {
-    "AUSTRIA": "TRI", "ENGLAND": "EDI", "FRANCE": "BRE", "GERMANY": "KIE", "ITALY": "NAP",
-    "RUSSIA": "STP", "TURKEY": "ANK",
+    "AUSTRIA": "TRI",
+    "ENGLAND": "EDI",
+    "FRANCE": "BRE",
+    "GERMANY": "KIE",
+    "ITALY": "NAP",
+    "RUSSIA": "STP",
+    "TURKEY": "ANK",
 }
 
 
@@ -94,7 +99,10 @@ def choose_units(state: GameState, power: str, texts: list[str], setup: str) -> 
             raise InvalidOrder(text, f"only one unit may start in {province}")
         units.append(Unit(power, kind, location))  # type: ignore[arg-type]
     if len(units) != wanted:
-        raise InvalidOrder("; ".join(texts) or "(nothing)", f"{power} must choose exactly {wanted} unit(s), one per centre in {', '.join(allowed)}; {len(units)} given")
+        raise InvalidOrder(
+            "; ".join(texts) or "(nothing)",
+            f"{power} must choose exactly {wanted} unit(s), one per centre in {', '.join(allowed)}; {len(units)} given",
+        )
     return units
 
 

@@ -62,8 +62,13 @@ class Position:
 
     @classmethod
     def of(
-        cls, units: Mapping[str, Sequence[str]], phase: str = "S1901M", *, centers: Mapping[str, str] | None = None,
-        usage: Mapping[str, Any] | None = None, board: Map | None = None,
+        cls,
+        units: Mapping[str, Sequence[str]],
+        phase: str = "S1901M",
+        *,
+        centers: Mapping[str, str] | None = None,
+        usage: Mapping[str, Any] | None = None,
+        board: Map | None = None,
     ) -> Position:
         """A position from unit texts, for examples, tests and bots: the standard centres (or
         ``centers``, centre to owner) and the given units, in ``phase``.
@@ -184,7 +189,9 @@ class Variant:
         events, usage = garrisons.track(self.options, self.fog, position.state, resolutions, events, usage)
         position_after = Position(state, False, usage)
         observations = self._observe(resolutions, events, str(position.state.phase), screened)
-        return TurnResult(str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events))
+        return TurnResult(
+            str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events)
+        )
 
     def _screen(
         self, position: Position, orders: dict[str, list[str]], kinds: tuple[str, ...]
@@ -221,8 +228,13 @@ class Variant:
         )
 
     def _play_phase(
-        self, state: GameState, kind: str, lines: Mapping[str, list[str]], filed_ahead: bool,
-        context: TurnContext, usage: dict[str, Any],
+        self,
+        state: GameState,
+        kind: str,
+        lines: Mapping[str, list[str]],
+        filed_ahead: bool,
+        context: TurnContext,
+        usage: dict[str, Any],
     ) -> tuple[Resolution, Events, list[RejectedOrder], dict[str, Any]]:
         options = self.options
         if kind == "M":
@@ -233,15 +245,25 @@ class Variant:
                 return resolution, event, refused, extras.usage_after(usage, state)
             return adjudicate(state, lines, self.rules), NO_EVENTS, [], usage
         if kind == "R":
-            chosen = {p: select_retreats(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
+            chosen = (
+                {p: select_retreats(state, p, l, context, self.rules) for p, l in lines.items()}
+                if filed_ahead
+                else lines
+            )
             return adjudicate(state, chosen, self.rules), NO_EVENTS, [], usage
         homes = state.homes
         state = self.build_sites(state)
-        chosen = {p: select_adjustments(state, p, l, context, self.rules) for p, l in lines.items()} if filed_ahead else lines
+        chosen = (
+            {p: select_adjustments(state, p, l, context, self.rules) for p, l in lines.items()}
+            if filed_ahead
+            else lines
+        )
         resolution = adjudicate(state, chosen, self.rules)
         if options.build_in_any_owned_center:
             resolution = dataclasses.replace(
-                resolution, before=resolution.before.with_changes(homes=homes), after=resolution.after.with_changes(homes=homes),
+                resolution,
+                before=resolution.before.with_changes(homes=homes),
+                after=resolution.after.with_changes(homes=homes),
             )
         return resolution, NO_EVENTS, [], usage
 
@@ -266,7 +288,11 @@ class Variant:
             after = after.with_changes(phase=retreat, centers=resolution.before.centers, completed=False)
         elif after.completed:
             return resolution
-        elif played.season == "F" and after.phase == Phase("S", played.year + 1, "M") and self._hold_winter(after, next_kind):
+        elif (
+            played.season == "F"
+            and after.phase == Phase("S", played.year + 1, "M")
+            and self._hold_winter(after, next_kind)
+        ):
             after = after.with_changes(phase=Phase("W", played.year, "A"))
         if options.captures_any_season and played.season == "S" and after.phase.season != "S":
             after = take_centers(after)
@@ -307,11 +333,23 @@ class Variant:
             seen = self.fog.initial(started, power)
             notices = [rejected_notice(r, "Setup") for r in rejected if r.power == power]
             observations[power] = Observation.build(
-                variant=self.fog.name, power=power, phase=name, next_phase=str(started.phase),
-                visible=seen.visible, units=seen.units, centers=seen.center_owners, notices=notices,
+                variant=self.fog.name,
+                power=power,
+                phase=name,
+                next_phase=str(started.phase),
+                visible=seen.visible,
+                units=seen.units,
+                centers=seen.center_owners,
+                notices=notices,
                 orders=[SeenOrder(power, str(u), ()) for u in choices[power]],
             )
-        return TurnResult(name, (), tuple(rejected), observations, Position(started, False, garrisons.start_usage(self.options, started, position.usage)))
+        return TurnResult(
+            name,
+            (),
+            tuple(rejected),
+            observations,
+            Position(started, False, garrisons.start_usage(self.options, started, position.usage)),
+        )
 
     # --- what each power sees ------------------------------------------------------------------
 
@@ -331,9 +369,15 @@ class Variant:
             notices.extend(rejected_notice(r) for r in screened if r.power == power)
             last = parts[-1]
             out[power] = Observation.build(
-                variant=self.fog.name, power=power, phase=turn, next_phase=last.next_phase,
-                visible=last.visible, units=last.units, orders=[o for part in parts for o in part.orders],
-                centers=last.center_owners, notices=notices,
+                variant=self.fog.name,
+                power=power,
+                phase=turn,
+                next_phase=last.next_phase,
+                visible=last.visible,
+                units=last.units,
+                orders=[o for part in parts for o in part.orders],
+                centers=last.center_owners,
+                notices=notices,
             )
         return out
 

@@ -67,9 +67,7 @@ def convert_game(path: Path) -> dict:
         "source": path.name,
         "game_id": game.get("id"),
         "map": game.get("map", "standard"),
-        "phases": [
-            convert_phase(phase, f"{path.name} {phase['name']}") for phase in game["phases"]
-        ],
+        "phases": [convert_phase(phase, f"{path.name} {phase['name']}") for phase in game["phases"]],
     }
 
 
