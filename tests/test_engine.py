@@ -213,5 +213,5 @@ def test_the_first_of_two_builds_in_one_province_is_carried_out() -> None:
     winter = state.with_changes(phase=Phase("W", 1901, "A"), units=units)
     record = adjudicate(winter, {"GERMANY": ["A KIE B", "F KIE B"]})
     assert record.after.unit_at("KIE") == Unit("GERMANY", "A", "KIE")
-    second = [r for r in record.orders if r.text == "F KIE B"][0]
+    second = next(r for r in record.orders if r.text == "F KIE B")
     assert second.outcome == "failed" and second.reason == "KIE already has a unit built this winter"

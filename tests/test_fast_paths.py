@@ -21,6 +21,7 @@ from fogdip.engine.orders import Hold, Move, Order, UnitRef
 from fogdip.engine.outcomes import OrderResult
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
 
 EDITIONS = [get_rules("2023"), get_rules("2000"), get_rules("2000").with_options(convoy_fleet_must_be_needed=False)]
 
@@ -84,7 +85,9 @@ def test_trusted_orders_given_twice_are_settled_as_checked_ones() -> None:
     assert "two different orders" in result.reason
 
 
-def test_orders_built_by_hand_may_be_trusted_too() -> None:
+def test_orders_built_by_hand_are_checked() -> None:
+    """Only orders ``legal_orders`` handed out for this very position are trusted; others are
+    checked, and the result is the checked one."""
     state = GameState.initial()
     orders: dict[str, list[Order]] = {
         "FRANCE": [Move(UnitRef("A", "PAR"), "BUR")],
@@ -96,10 +99,36 @@ def test_orders_built_by_hand_may_be_trusted_too() -> None:
     assert result is not None and result.text == "A PAR - BUR" and result.results == ("bounce",)
 
 
-@pytest.mark.parametrize("order", ["A PAR - BUR", Hold(UnitRef("A", "BUR"))])
-def test_trusting_orders_that_command_no_unit_is_an_error(order: str | Order) -> None:
-    with pytest.raises(FogdipError, match="assume_legal"):
-        adjudicate(GameState.initial(), {"FRANCE": [order]}, assume_legal=True)
+@pytest.mark.parametrize("order", ["A PAR - BUR", Hold(UnitRef("A", "BUR")), "A PAR - NTH"])
+def test_trusting_orders_that_are_not_legal_checks_them(order: str | Order) -> None:
+    """An order that commands no unit, or is illegal, is checked as ever: rejected or void."""
+    state = GameState.initial()
+    assert adjudicate(state, {"FRANCE": [order]}, assume_legal=True) == adjudicate(state, {"FRANCE": [order]})
+
+
+def test_a_power_cannot_move_another_powers_unit_by_trusting() -> None:
+    """The issue's case: a legal order of France's army, given by Germany with
+    ``assume_legal=True``, moved the French army. It is checked, and rejected."""
+    state = GameState.initial()
+    french = legal_orders(state, "FRANCE", get_rules())["PAR"]
+    move = next(o for o in french if isinstance(o, Move) and o.target == "BUR")
+    record = adjudicate(state, {"GERMANY": [move]}, assume_legal=True)
+    assert [(r.power, r.reason) for r in record.rejected] == [("GERMANY", "GERMANY has no unit in PAR")]
+    assert record.after.units["PAR"] == state.units["PAR"] and "BUR" not in record.after.units
+
+
+def test_orders_handed_out_for_another_position_are_checked() -> None:
+    """A convoy legal where fleets stood is not trusted in a position without them."""
+    rules = get_rules()
+    fleets = GameState.initial().with_changes(
+        units={"LON": Unit("ENGLAND", "A", "LON"), "NTH": Unit("ENGLAND", "F", "NTH")}
+    )
+    convoy = next(o for o in legal_orders(fleets, "ENGLAND", rules)["NTH"] if o.kind == "convoy")
+    alone = fleets.with_changes(units={"NTH": fleets.units["NTH"]})
+    record = adjudicate(alone, {"ENGLAND": [convoy]}, rules, assume_legal=True)
+    assert record == adjudicate(alone, {"ENGLAND": [convoy]}, rules)
+    result = record.result_of("NTH")
+    assert result is not None and not result.legal
 
 
 def test_adjustments_are_counted_per_state() -> None:

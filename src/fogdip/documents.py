@@ -52,7 +52,6 @@ __all__ = [
     "rules_from_spec",
     "rules_to_spec",
     "state_from_document",
-    "variant_name",
 ]
 
 #: Variant name to the map it is played on.

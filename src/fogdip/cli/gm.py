@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from fogdip.cli.main import EXIT_BAD_INPUT, _die, _errors, _read
+from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
 from fogdip.server.gamefile import GameFile
 from fogdip.variants import PRESETS, VariantOptions
 
@@ -32,7 +32,7 @@ gm_app = typer.Typer(
 def _parse_option(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
-        _die(f"option {text!r} must be written KEY=VALUE, e.g. --option end_year=1910")
+        die(f"option {text!r} must be written KEY=VALUE, e.g. --option end_year=1910")
     value: Any
     try:
         value = json.loads(raw)
@@ -56,9 +56,9 @@ def new(
     force: Annotated[bool, typer.Option(help="Overwrite an existing game file.")] = False,
 ) -> None:
     """Start a new game and write its game file."""
-    with _errors():
+    with errors():
         if game.exists() and not force:
-            _die(f"{game} already exists; choose another name or pass --force to overwrite it")
+            die(f"{game} already exists; choose another name or pass --force to overwrite it")
         overrides = dict(_parse_option(o) for o in option or [])
         started = GameFile.new(variant.strip().lower(), **overrides)
         started.save(game)
@@ -78,10 +78,10 @@ def orders(
     partial: Annotated[bool, typer.Option(help="File the accepted lines even if some are not.")] = False,
 ) -> None:
     """File a power's orders for the next turn, replacing those it filed before."""
-    with _errors():
+    with errors():
         record = GameFile.load(game)
         who = record.power_named(power)
-        lines = [line.split("#", 1)[0].strip() for line in _read(orders_file).splitlines()]
+        lines = [line.split("#", 1)[0].strip() for line in read_input(orders_file).splitlines()]
         lines = [line for line in lines if line]
         checks = record.file_orders(who, lines, partial=partial)
         console = Console(highlight=False, stderr=True)
@@ -89,7 +89,7 @@ def orders(
         for check in bad:
             console.print(f"line {check.number}: {escape(check.text)}: {escape(str(check.error))}")
         if bad and not partial:
-            _die(
+            die(
                 f"{len(bad)} of {len(checks)} line(s) rejected; nothing was filed for {who}. Fix them, or pass --partial",
                 EXIT_BAD_INPUT,
             )
@@ -100,7 +100,7 @@ def orders(
 @gm_app.command()
 def status(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
     """Show the next turn and who has filed orders for it (game master's view)."""
-    with _errors():
+    with errors():
         record = GameFile.load(game)
         table = Table(title=f"{game}: next turn {record.turn}", title_justify="left")
         table.add_column("Power")
@@ -120,7 +120,7 @@ def adjudicate(
 ) -> None:
     """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
     their defaults), save the game, and write each power's report."""
-    with _errors():
+    with errors():
         record = GameFile.load(game)
         played = record.adjudicate()
         if reports is not None:
@@ -143,7 +143,7 @@ def show(
     ] = False,
 ) -> None:
     """Show the game as one power sees it: every report it received and what it knows now."""
-    with _errors():
+    with errors():
         record = GameFile.load(game)
         power = record.power_named(as_power)
         reports = record.reports_of(power)

@@ -9,26 +9,28 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
-from typer.core import TyperGroup
-
-try:  # Typer 0.2x carries its own copy of Click; older releases use the click package.
-    from typer._click import exceptions as _click_exceptions
-except ImportError:  # pragma: no cover - depends on the installed Typer
-    from click import exceptions as _click_exceptions  # type: ignore[no-redef]
-
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from fogdip.bots import random_bot
+from fogdip.cli.common import (
+    OneLineUsageErrors,
+    choice,
+    errors,
+    explain,
+    one_line,
+    read_input,
+    write_json,
+)
+from fogdip.cli.gm import gm_app
 from fogdip.documents import (
     COMPLETED,
     document_from_state,
@@ -36,7 +38,6 @@ from fogdip.documents import (
     rules_from_spec,
     state_from_document,
 )
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate as judge_phase
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
@@ -45,62 +46,6 @@ from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
 from fogdip.play import adjudicate_document
 from fogdip.replay import PhaseComparison, record_rules, replay_game, rules_for_source
 
-
-class _OneLineUsageErrors(TyperGroup):
-    """The command group, with Typer's boxed usage errors replaced by this command's one-line
-    errors: ``fogdip: error: missing option '--seed'; see 'fogdip random-game --help'``."""
-
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        try:
-            # Outside standalone mode Click raises usage errors instead of printing them, and
-            # returns the code of any Exit (--help, typer.Exit) instead of exiting.
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except _click_exceptions.UsageError as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `fogdip` or `fogdip gm`: the help
-                if exc.format_message():
-                    exc.show()
-                sys.exit(exc.exit_code)
-            _usage_error(exc, self._command_path(prog_name, args))
-        except _click_exceptions.ClickException as exc:
-            sys.stderr.write(f"fogdip: error: {_one_line(exc.format_message())}\n")
-            sys.exit(EXIT_BAD_INPUT)
-        except typer.Abort:
-            sys.stderr.write("Aborted!\n")
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
-
-    def _command_path(self, prog_name: str | None, args: Sequence[str] | None) -> str:
-        """The command the arguments name (``fogdip random-game``), for errors that Click
-        raises without a context, such as an option given no value."""
-        path = [prog_name or "fogdip"]
-        command: Any = self
-        for arg in sys.argv[1:] if args is None else args:
-            commands = getattr(command, "commands", None)
-            if not commands or arg not in commands:
-                break
-            path.append(arg)
-            command = commands[arg]
-        return " ".join(path)
-
-
-def _usage_error(exc: Any, fallback: str) -> NoReturn:
-    message = _one_line(exc.format_message()).rstrip(".")
-    message = message[:1].lower() + message[1:]
-    command = exc.ctx.command_path if exc.ctx is not None else fallback
-    sys.stderr.write(f"fogdip: error: {message}; see '{command} --help'\n")
-    sys.stderr.flush()
-    sys.exit(EXIT_BAD_INPUT)
-
-
 app = typer.Typer(
     name="fogdip",
     help="fogdip: a Diplomacy adjudicator. Adjudicate phase documents, replay saved games, play random games.",
@@ -108,73 +53,12 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
-    cls=_OneLineUsageErrors,
+    cls=OneLineUsageErrors,
 )
 
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 3
 PROGRESS_THRESHOLD = 20
 CONVOY_INTENTS = ("rulebook", "explicit")
 FORMATS = ("mila", "fogdip")
-
-
-# --- errors and input --------------------------------------------------------------------------
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _die(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    sys.stderr.write(f"fogdip: error: {_one_line(message)}\n")
-    sys.stderr.flush()
-    raise typer.Exit(code)
-
-
-def _explain(exc: BaseException) -> tuple[str, int]:
-    """The one-line message and exit code for an exception raised while handling input."""
-    if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", EXIT_BAD_INPUT
-    if isinstance(exc, RecursionError):
-        return "the JSON is nested too deeply", EXIT_BAD_INPUT
-    if isinstance(exc, UnicodeDecodeError):
-        return "the input is not UTF-8 text", EXIT_BAD_INPUT
-    if isinstance(exc, FogdipError):
-        return str(exc), EXIT_BAD_INPUT
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"cannot read {where}{exc.strerror or exc}", EXIT_BAD_INPUT
-    return f"internal error, please report it: {type(exc).__name__}: {exc}", EXIT_INTERNAL
-
-
-@contextmanager
-def _errors(prefix: str = "") -> Iterator[None]:
-    """Turn any exception into a one-line message and an exit code; no tracebacks."""
-    try:
-        yield
-    except (typer.Exit, typer.Abort, KeyboardInterrupt):
-        raise
-    except Exception as exc:
-        message, code = _explain(exc)
-        _die(f"{prefix}{message}", code)
-
-
-def _read(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    return Path(source).read_text(encoding="utf-8")
-
-
-def _write_json(data: Any, out: TextIO, pretty: bool) -> None:
-    text = json.dumps(data, indent=2) if pretty else json.dumps(data, separators=(",", ":"))
-    out.write(text + "\n")
-    out.flush()
-
-
-def _choice(value: str, allowed: Sequence[str], option: str) -> str:
-    if value not in allowed:
-        _die(f"{option} must be one of {', '.join(allowed)}, not {value!r}")
-    return value
 
 
 # --- adjudicate --------------------------------------------------------------------------------
@@ -210,16 +94,16 @@ def adjudicate(
         if file == "-":
             _adjudicate_lines(sys.stdin, pretty)
             return
-        with _errors(), open(file, encoding="utf-8") as stream:
+        with errors(), open(file, encoding="utf-8") as stream:
             _adjudicate_lines(stream, pretty)
         return
-    with _errors():
-        text = _read(file)
-    with _errors(f"{'standard input' if file == '-' else file}: "):
+    with errors():
+        text = read_input(file)
+    with errors(f"{'standard input' if file == '-' else file}: "):
         doc = json.loads(text)
-    with _errors():
+    with errors():
         result = adjudicate_document(doc)
-    _write_json(result, sys.stdout, pretty)
+    write_json(result, sys.stdout, pretty)
 
 
 def _adjudicate_lines(stream: TextIO, pretty: bool) -> None:
@@ -231,9 +115,9 @@ def _adjudicate_lines(stream: TextIO, pretty: bool) -> None:
         try:
             result: dict[str, Any] = adjudicate_document(json.loads(line))
         except Exception as exc:
-            message, _ = _explain(exc)
-            result = {"error": _one_line(message), "line": number}
-        _write_json(result, sys.stdout, pretty)
+            message, _ = explain(exc)
+            result = {"error": one_line(message), "line": number}
+        write_json(result, sys.stdout, pretty)
 
 
 # --- replay ------------------------------------------------------------------------------------
@@ -247,7 +131,7 @@ def _replay_rules(game: SavedGame, edition: str | None, mila_compat: bool | None
     else:
         rules = record_rules("2000" if edition is None else edition, compat=mila_compat)
     if convoy_intent is not None:
-        rules = rules.with_options(adjacent_convoy_intent=_choice(convoy_intent, CONVOY_INTENTS, "--convoy-intent"))
+        rules = rules.with_options(adjacent_convoy_intent=choice(convoy_intent, CONVOY_INTENTS, "--convoy-intent"))
     return rules
 
 
@@ -302,11 +186,11 @@ def replay(
     count as a mismatch. Exits 0 when every phase matches or is explained so, 1 on any other
     mismatch, 2 on bad input.
     """
-    with _errors():
+    with errors():
         game = load_game(game_file)
         chosen = _replay_rules(game, rules, mila_compat, convoy_intent)
     console = Console(soft_wrap=True, highlight=False)
-    with _errors():
+    with errors():
         comparisons = _run_replay(game, chosen)
     mismatches = [c for c in comparisons if not c.ok and not c.record_impossible]
     impossible = [c for c in comparisons if c.record_impossible]
@@ -394,8 +278,8 @@ def random_game(
     Every orderable unit gets one random legal order; in winter each power builds or removes
     up to its count. The rules are recorded in the file, so `fogdip replay` uses them.
     """
-    _choice(fmt, FORMATS, "--format")
-    with _errors():
+    choice(fmt, FORMATS, "--format")
+    with errors():
         chosen = rules_from_spec(rules)
         docs = play_random_game(seed, max_phases, chosen)
         game_id = f"fogdip-random-{seed}"
@@ -405,7 +289,7 @@ def random_game(
             source = f"fogdip random-game --seed {seed}"
             data = {"source": source, "game_id": game_id, "map": "standard", "phases": docs}
         if out == "-":
-            _write_json(data, sys.stdout, pretty=False)
+            write_json(data, sys.stdout, pretty=False)
             return
         Path(out).write_text(json.dumps(data) + "\n", encoding="utf-8")
     last = docs[-1]
@@ -478,9 +362,9 @@ def demo(
     order is shown with its result and the reason, then the position that follows.
     """
     if show_document:
-        _write_json(DEMO_DOCUMENT, sys.stdout, pretty=True)
+        write_json(DEMO_DOCUMENT, sys.stdout, pretty=True)
         return
-    with _errors():
+    with errors():
         state, rules, orders = state_from_document(DEMO_DOCUMENT)
         resolution = judge_phase(state, orders, rules)
         result = result_document(resolution, rules)
@@ -539,8 +423,6 @@ def version() -> None:
 
 
 # --- game master and variants ------------------------------------------------------------------
-
-from fogdip.cli.gm import gm_app  # noqa: E402 - gm uses the helpers above
 
 app.add_typer(gm_app, name="gm")
 

@@ -20,8 +20,7 @@ from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import Map
 from fogdip.engine.movement_phase import MovementOutcome, resolve_movement, resolve_trusted
 from fogdip.engine.notation import parse_order
-from fogdip.engine.order_facts import order_info
-from fogdip.engine.orders import Order, Waive
+from fogdip.engine.orders import Order
 from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
 from fogdip.engine.retreats import resolve_retreats
 from fogdip.engine.rules import Rules, get_rules
@@ -33,19 +32,9 @@ OrderInput = Mapping[str, Iterable["str | Order"]]
 
 
 def check_orders(
-    state: GameState, orders: OrderInput, rules: Rules, assume_legal: bool = False
+    state: GameState, orders: OrderInput, rules: Rules
 ) -> tuple[list[CheckedOrder], list[RejectedOrder]]:
     """Read and check every order, in a fixed order of powers; rejected ones are set apart."""
-    if assume_legal and state.phase.kind == "M":
-        units = state.units
-        trusted: list[CheckedOrder] = []
-        for power in sorted(orders):
-            for order in orders[power]:
-                if isinstance(order, str) or isinstance(order, Waive):
-                    raise FogdipError("assume_legal takes Order values from legal_orders(), not texts")
-                info = order_info(order)
-                trusted.append(CheckedOrder(power, info.text, order, units[info.province], True))
-        return trusted, []
     checker = OrderChecker(state, rules)
     checked: list[CheckedOrder] = []
     rejected: list[RejectedOrder] = []
@@ -99,8 +88,9 @@ def adjudicate(
     :class:`Order` values). Units without orders hold, or disband in a retreat phase.
 
     ``explain=False`` skips the reason texts. ``assume_legal=True`` is for orders taken from
-    :func:`fogdip.engine.legal.legal_orders` for this very state (bots): they are not checked
-    again. Any other order passed that way is a programming error."""
+    :func:`fogdip.engine.legal.legal_orders` for this very state (bots): such orders, each
+    given by the power whose unit it commands, are not checked again. If any order is not one
+    of them, the phase is checked in full, as without the flag."""
     if state.completed:
         raise FogdipError("the game is over; there is no phase to adjudicate")
     if not isinstance(rules, Rules):
@@ -110,7 +100,7 @@ def adjudicate(
         trusted = resolve_trusted(state, orders, rules, explain)
         if trusted is not None:
             return _movement_resolution(state, trusted, (), rules)
-    checked, rejected = check_orders(state, orders, rules, assume_legal)
+    checked, rejected = check_orders(state, orders, rules)
     if kind == "M":
         outcome = resolve_movement(state, one_order_per_unit(checked), rules, explain)
         return _movement_resolution(state, outcome, tuple(rejected), rules)

@@ -155,6 +155,8 @@ class MovementOptions:
         self.state = state
         self.board: Map = state.board
         self.rules = rules
+        #: the orders handed out, which adjudication may then trust (``GameState.vouched``)
+        self._vouched = state.vouched
         board = self.board
         self.sites: dict[str, _Site] = {p: _site(board, u.kind, u.location) for p, u in state.units.items()}
         self.refs: dict[str, UnitRef] = {p: site.ref for p, site in self.sites.items()}
@@ -203,7 +205,9 @@ class MovementOptions:
 
     def _orders(self, unit: Unit) -> list[Order]:
         site = self.sites[unit.location.partition("/")[0]]
-        return [self._order(site, spec) for spec in self.choices(unit)]
+        orders = [self._order(site, spec) for spec in self.choices(unit)]
+        self._vouched.update(map(id, orders))
+        return orders
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
         """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
@@ -255,6 +259,11 @@ class MovementOptions:
 
         Draws exactly as ``rng.choice(self.choices(unit))`` would, so a seed plays the same
         game either way."""
+        order = self._sample(unit, rng)
+        self._vouched.add(id(order))
+        return order
+
+    def _sample(self, unit: Unit, rng: Random) -> Order:
         here = unit.location.partition("/")[0]
         site = self.sites[here]
         slots = self._slots
@@ -283,7 +292,7 @@ class MovementOptions:
             army, target = convoys[k - supports]
             return site.order(("C", self.refs[army], target))
         units = self.state.units
-        for province, own in zip(site.reach, site.own_into):
+        for province, own in zip(site.reach, site.own_into, strict=True):
             size = slots[province] - own
             if skip:
                 size -= sum(1 for origin, there in skip if there == province)

@@ -220,7 +220,7 @@ def load_map(text: str) -> Map:
             if coasts:
                 raise MapError(f"province {code} has coasts; list fleet adjacency per coast")
             fleet[code] = set(entry["fleet"])
-        for coast, targets in zip(coasts, coast_table.values()):
+        for coast, targets in zip(coasts, coast_table.values(), strict=True):
             fleet[coast] = set(targets)
 
     _check_adjacency("army", army, province_of, provinces)

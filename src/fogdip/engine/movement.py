@@ -204,7 +204,7 @@ class MovementResolver:
         kind = self.nodes[i].kind
         if kind == MOVE:
             return self.adjudicate_move(i)
-        if kind == SUPPORT_HOLD or kind == SUPPORT_MOVE:
+        if kind in (SUPPORT_HOLD, SUPPORT_MOVE):
             return self.adjudicate_support(i)
         if kind == CONVOY:
             # Attacks on a convoying fleet are adjudicated, not resolved, so that every cycle

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.movement import (
     BY_CONVOY,
     CONVOY,
@@ -23,8 +22,8 @@ from fogdip.engine.movement import (
     MovementResolver,
     Node,
 )
-from fogdip.engine.order_facts import KNOWN, default_hold, known_info, order_info
-from fogdip.engine.orders import Order, Waive
+from fogdip.engine.order_facts import KNOWN, default_hold, known_info
+from fogdip.engine.orders import Order
 from fogdip.engine.outcomes import OrderResult
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import Dislodged, GameState
@@ -105,37 +104,25 @@ def resolve_movement(
 def resolve_trusted(
     state: GameState, orders: Mapping[str, Iterable[str | Order]], rules: Rules, explain: bool = False
 ) -> MovementOutcome | None:
-    """Resolve a movement phase whose orders (power to orders) are known to be legal in this
-    position, as :func:`fogdip.engine.legal.legal_orders` gives them: they are not checked.
-    Returns ``None`` if a unit was given two orders, which only checking can settle."""
+    """Resolve a movement phase whose orders (power to orders) were all handed out as legal
+    in this very position by :mod:`fogdip.engine.legal` (``state.vouched``), each for a unit
+    of the power that gives it: they are not checked again. Returns ``None`` when any order is
+    not such an order (a text, an order built by hand or for another position, another power's
+    unit) or a unit was given two orders: only checking can settle those."""
     units = state.units
+    vouched = state.vouched
     given: dict[str, UnitOrder] = {}
     for power in sorted(orders):
         for order in orders[power]:
-            known = KNOWN.get(id(order))
-            if known is not None:
-                info = known[1]
-            elif isinstance(order, str) or isinstance(order, Waive):
-                raise FogdipError("assume_legal takes Order values from legal_orders(), not texts")
-            else:
-                info = order_info(order)
+            known = KNOWN.get(id(order)) if id(order) in vouched else None
+            if known is None:
+                return None
+            value, info = known
             kind, province, target, location, supported, via, text = info
             unit = units.get(province)
-            if unit is None:
-                raise FogdipError(f"assume_legal: {text} commands no unit; take orders from legal_orders(state)")
-            if province in given:
+            if unit is None or unit.power != power or province in given:
                 return None
-            given[province] = UnitOrder(
-                unit,
-                kind,
-                province,
-                target,
-                location,
-                supported,
-                via,
-                order,
-                text,  # type: ignore[arg-type]
-            )
+            given[province] = UnitOrder(unit, kind, province, target, location, supported, via, value, text)
     return _resolve(state, given, rules, explain)
 
 

@@ -15,7 +15,7 @@ board, and deciding whether it is legal, is :mod:`fogdip.engine.validate`'s job.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, Union
+from typing import ClassVar, NamedTuple
 
 from fogdip.engine.map import UnitKind
 
@@ -124,4 +124,4 @@ class Waive:
         return "WAIVE"
 
 
-Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive]
+Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive

@@ -86,6 +86,13 @@ class GameState:
             due[unit.power] = due.get(unit.power, 0) - 1
         return due
 
+    @cached_property
+    def vouched(self) -> set[int]:
+        """The ``id`` of every order :mod:`fogdip.engine.legal` handed out as legal in this
+        very position (each kept alive by the generator): ``adjudicate(..., assume_legal=True)``
+        trusts these, for the power whose unit they command, and checks anything else."""
+        return set()
+
     def is_eliminated(self, power: str) -> bool:
         return (
             self.center_count(power) == 0

@@ -28,7 +28,7 @@ from functools import cached_property
 from typing import TypeAlias
 
 from fogdip.engine.map import Map
-from fogdip.engine.orders import Convoy, Move, SupportHold, SupportMove
+from fogdip.engine.orders import Convoy, Move, Retreat, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, NoticeValue, SeenOrder
@@ -56,9 +56,9 @@ class Battle:
         self._told: dict[tuple[str, str], Told] = {}
 
     def target(self, result: OrderResult) -> str:
-        target = result.order.target
-        assert isinstance(target, str)
-        return self.board.province_of(target)
+        order = result.order
+        assert isinstance(order, (Move, Retreat))
+        return self.board.province_of(order.target)
 
     @cached_property
     def entrant_powers(self) -> dict[str, frozenset[str]]:

@@ -23,7 +23,7 @@ from typing import Literal, TypeAlias
 UNKNOWN = "???"
 
 Kind: TypeAlias = Literal["A", "F"]
-NoticeValue: TypeAlias = str | int | bool | None | tuple["NoticeValue", ...]
+NoticeValue: TypeAlias = str | int | bool | tuple["NoticeValue", ...] | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,7 +112,9 @@ class RecordFacts:
     def full_orders(self) -> tuple[SeenOrder, ...]:
         """Every order as its own power sees it: full text, full results."""
         orders = self.resolution.orders
-        return tuple(SeenOrder(result.power, text, result.results) for result, text in zip(orders, self.full_texts))
+        return tuple(
+            SeenOrder(result.power, text, result.results) for result, text in zip(orders, self.full_texts, strict=True)
+        )
 
     @cached_property
     def own_orders(self) -> dict[str, tuple[SeenOrder, ...]]:
@@ -120,7 +122,7 @@ class RecordFacts:
         :func:`fog_words`."""
         out: dict[str, list[SeenOrder]] = {}
         resolution = self.resolution
-        for result, text in zip(resolution.orders, self.full_texts):
+        for result, text in zip(resolution.orders, self.full_texts, strict=True):
             out.setdefault(result.power, []).append(SeenOrder(result.power, text, fog_words(result, resolution)))
         return {power: tuple(orders) for power, orders in out.items()}
 
@@ -180,7 +182,10 @@ class StateFacts:
     @cached_property
     def seen_as(self) -> dict[tuple[Unit, bool], SeenUnit]:
         """:attr:`seen` by unit and whether it is dislodged."""
-        return {(unit, dislodged): seen for (unit, dislodged), (_, _, seen) in zip(all_units(self.state), self.seen)}
+        return {
+            (unit, dislodged): seen
+            for (unit, dislodged), (_, _, seen) in zip(all_units(self.state), self.seen, strict=True)
+        }
 
 
 #: The facts of the positions observed last (a record's before and after).
@@ -287,7 +292,7 @@ def fog_words(result: OrderResult, resolution: Resolution) -> tuple[str, ...]:
         dislodged = ("dislodged",) if "dislodged" in words else ()
         return (("void",) if _against_own_staying(result, resolution) else ()) + dislodged
     if isinstance(order, Convoy) and words[:1] == ("no convoy",) and "void" not in words:
-        return ("no convoy", "void") + tuple(w for w in words if w == "dislodged")
+        return ("no convoy", "void", *tuple(w for w in words if w == "dislodged"))
     return words
 
 

@@ -146,7 +146,7 @@ def _sight(position: _Position, power: str, dislodged_units_see: bool) -> _Sight
         else:
             fleet_reach |= board.fleet_targets(own.location)
     sighted: list[tuple[Unit, bool]] = []
-    for (unit, dislodged), (province, where) in zip(position.candidates, position.places):
+    for (unit, dislodged), (province, where) in zip(position.candidates, position.places, strict=True):
         if unit.power == power:
             continue
         if province in beside:

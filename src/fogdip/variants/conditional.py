@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from fogdip.engine.errors import FogdipError, InvalidOrder
 from fogdip.engine.map import Map, UnitKind
@@ -98,7 +98,7 @@ class Negation:
         return f"NOT {self.condition}"
 
 
-Condition = Union[Dislodgement, Movement, Negation]
+Condition = Dislodgement | Movement | Negation
 
 _SECTION = re.compile(r"^\s*(MOVE|MOVES|MOVEMENT|RETREAT|RETREATS|ADJUST|ADJUSTMENT|ADJUSTMENTS)\s*:\s*", re.I)
 _SECTION_KIND = {"MOV": "M", "RET": "R", "ADJ": "A"}

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union
 
 from fogdip.engine.errors import InvalidOrder
 from fogdip.engine.map import Map
@@ -67,7 +66,7 @@ class Peek:
         return f"PAS {self.province}"
 
 
-ExtraOrder = Union[Espionage, DisbandNow, Peek]
+ExtraOrder = Espionage | DisbandNow | Peek
 
 _ESPIONAGE_WORDS = frozenset({"E", "ESPIONAGE", "ESPIONAGES", "SPY", "SPIES"})
 #: "D" and "DISBAND(S)" are also the engine's words for a removal in Winter; only "DB" says

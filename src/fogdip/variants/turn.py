@@ -246,7 +246,7 @@ class Variant:
             return adjudicate(state, lines, self.rules), NO_EVENTS, [], usage
         if kind == "R":
             chosen = (
-                {p: select_retreats(state, p, l, context, self.rules) for p, l in lines.items()}
+                {p: select_retreats(state, p, given, context, self.rules) for p, given in lines.items()}
                 if filed_ahead
                 else lines
             )
@@ -254,7 +254,7 @@ class Variant:
         homes = state.homes
         state = self.build_sites(state)
         chosen = (
-            {p: select_adjustments(state, p, l, context, self.rules) for p, l in lines.items()}
+            {p: select_adjustments(state, p, given, context, self.rules) for p, given in lines.items()}
             if filed_ahead
             else lines
         )
@@ -363,7 +363,7 @@ class Variant:
         fog: FogRules = StandardRules() if final.completed and self.options.reveal_at_end else self.fog
         out: dict[str, Observation] = {}
         for power in powers:
-            parts = [fog.observe(r, power, e) for r, e in zip(resolutions, events)]
+            parts = [fog.observe(r, power, e) for r, e in zip(resolutions, events, strict=True)]
             notices = [n for part in parts for n in part.notices]
             notices.extend(self._announcements(resolutions, power))
             notices.extend(rejected_notice(r) for r in screened if r.power == power)
