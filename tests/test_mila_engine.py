@@ -88,10 +88,11 @@ def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> di
         pointed = [
             m
             for m in moves
-            if ((u := state.units.get(board.province_of(m.target)))
-            and u.power != owner[province])
-            or (board.province_of(m.target) not in board.army_adjacency.get(province, ())
-            and state.units[province].kind == "A")
+            if ((u := state.units.get(board.province_of(m.target))) and u.power != owner[province])
+            or (
+                board.province_of(m.target) not in board.army_adjacency.get(province, ())
+                and state.units[province].kind == "A"
+            )
         ]
         if moves and (rng.random() < 0.6 or not holds):
             chosen[province] = rng.choice(pointed if pointed and rng.random() < 0.7 else moves)
@@ -116,8 +117,7 @@ def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> di
                         continue
                     back = chosen.get(target)
                     if owner.get(target) == owner[province] and (
-                        (isinstance(back, Move)
-                        and board.province_of(back.target) == source)
+                        (isinstance(back, Move) and board.province_of(back.target) == source)
                         or isinstance(back, Convoy)
                         or other.via_convoy
                     ):

@@ -31,9 +31,7 @@ from fogdip.engine.validate import CheckedOrder, OrderChecker, Rejection
 OrderInput = Mapping[str, Iterable["str | Order"]]
 
 
-def check_orders(
-    state: GameState, orders: OrderInput, rules: Rules
-) -> tuple[list[CheckedOrder], list[RejectedOrder]]:
+def check_orders(state: GameState, orders: OrderInput, rules: Rules) -> tuple[list[CheckedOrder], list[RejectedOrder]]:
     """Read and check every order, in a fixed order of powers; rejected ones are set apart."""
     checker = OrderChecker(state, rules)
     checked: list[CheckedOrder] = []
