@@ -16,7 +16,8 @@ from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Order
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
-from fogdip.engine.units import Phase, PhaseError, Unit
+from fogdip.engine.errors import PhaseError
+from fogdip.engine.units import Phase, Unit
 from fogdip.engine.validate import OrderChecker
 
 BOARD = standard_map()

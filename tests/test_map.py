@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from fogdip.engine.map import MapError, get_map, load_map, standard_map
+from fogdip.engine.errors import MapError
+from fogdip.engine.map import get_map, load_map, standard_map
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "reference_map.json").read_text())
 TERRAIN = {"water": "sea", "coast": "coast", "land": "land", "shut": "impassable"}

@@ -37,12 +37,12 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fogdip.engine.errors import FogdipError, InvalidPosition
-from fogdip.engine.map import Map, MapError, UnitKind, get_map
+from fogdip.engine.errors import FogdipError, InvalidPosition, MapError, PhaseError
+from fogdip.engine.map import Map, UnitKind, get_map
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.rules import EDITIONS, Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
-from fogdip.engine.units import Phase, PhaseError, Unit
+from fogdip.engine.units import Phase, Unit
 from fogdip.variants.options import PRESETS
 
 __all__ = [

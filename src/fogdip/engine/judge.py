@@ -26,7 +26,7 @@ from fogdip.engine.retreats import resolve_retreats
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
-from fogdip.engine.validate import CheckedOrder, OrderChecker, Rejection
+from fogdip.engine.validate import CheckedOrder, OrderChecker
 
 OrderInput = Mapping[str, Iterable["str | Order"]]
 
@@ -46,8 +46,8 @@ def check_orders(state: GameState, orders: OrderInput, rules: Rules) -> tuple[li
             try:
                 order = parse_order(item, state.board) if isinstance(item, str) else item
                 checked.append(checker.check(power, order, text))
-            except (FogdipError, Rejection) as exc:
-                reason = exc.reason if hasattr(exc, "reason") else str(exc)
+            except FogdipError as exc:
+                reason = exc.reason
                 rejected.append(RejectedOrder(power, text, reason))
     return checked, rejected
 

@@ -21,14 +21,12 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
+from fogdip.engine.errors import MapError
+
 Terrain = Literal["land", "coast", "sea", "impassable"]
 UnitKind = Literal["A", "F"]
 
 _TERRAINS: frozenset[str] = frozenset({"land", "coast", "sea", "impassable"})
-
-
-class MapError(ValueError):
-    """A map file is malformed or inconsistent."""
 
 
 @dataclass(frozen=True, slots=True)

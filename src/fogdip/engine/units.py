@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
+from fogdip.engine.errors import PhaseError
 from fogdip.engine.map import UnitKind
 
 Season = Literal["S", "F", "W"]
@@ -38,10 +39,6 @@ class Unit(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Unit({self.power!r}, {self.kind!r}, {self.location!r})"
-
-
-class PhaseError(ValueError):
-    """A phase name is malformed."""
 
 
 _PHASE = re.compile(r"^([SFW])(\d{3,4})([MRA])$")

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from fogdip.engine.convoys import convoy_fleet_provinces, fleet_on_route, route_exists
+from fogdip.engine.errors import OrderRejected
 from fogdip.engine.map import Map
 from fogdip.engine.orders import (
     Build,
@@ -63,10 +64,6 @@ class CheckedOrder(NamedTuple):
     reason: str = ""
 
 
-class Rejection(Exception):
-    """The order commands no unit of the power; it is dropped with this reason."""
-
-
 class _Illegal(Exception):
     pass
 
@@ -90,13 +87,13 @@ class OrderChecker:
     # --- entry point -------------------------------------------------------------------------
 
     def check(self, power: str, order: Order, text: str | None = None) -> CheckedOrder:
-        """Check one order of ``power``. Raises :class:`Rejection` if it commands no unit."""
+        """Check one order of ``power``. Raises :class:`OrderRejected` if it commands no unit."""
         written = str(order) if text is None else text
         kind = self.state.phase.kind
 
         if isinstance(order, Waive):
             if kind != "A":
-                raise Rejection(
+                raise OrderRejected(
                     f"WAIVE is an adjustment order; {self.phase} is a {self.state.phase.long_name.split()[-1]} phase"
                 )
             return self._adjustment(power, order, written)
@@ -121,7 +118,7 @@ class OrderChecker:
         unit = units.get(province)
         if unit is None or unit.power != power:
             what = "dislodged unit" if retreat else "unit"
-            raise Rejection(f"{power} has no {what} in {province}")
+            raise OrderRejected(f"{power} has no {what} in {province}")
         return unit
 
     # --- movement ----------------------------------------------------------------------------
@@ -349,7 +346,7 @@ class OrderChecker:
             except _Illegal as exc:
                 return CheckedOrder(power, written, order, None, False, str(exc))
             return CheckedOrder(power, written, Build(UnitRef(unit.kind, unit.location)), unit, True)
-        raise Rejection(f"{self.phase} is an adjustment phase: order builds (B), disbands (D) or WAIVE")
+        raise OrderRejected(f"{self.phase} is an adjustment phase: order builds (B), disbands (D) or WAIVE")
 
     def _build(self, power: str, ref: UnitRef) -> Unit:
         board = self.board

@@ -23,7 +23,8 @@ Visible: BEL HOL
 
 from __future__ import annotations
 
-from fogdip.engine.units import Phase, PhaseError
+from fogdip.engine.errors import PhaseError
+from fogdip.engine.units import Phase
 from fogdip.fog.observation import Observation, SeenOrder
 
 #: The owner key used in JSON and text when a unit's or order's owner is hidden.

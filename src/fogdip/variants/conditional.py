@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from fogdip.engine.errors import FogdipError, InvalidOrder
+from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
 from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Build, Disband, Hold, Move, Order, Retreat, UnitRef, Waive
@@ -34,7 +34,7 @@ from fogdip.engine.outcomes import Resolution
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase
-from fogdip.engine.validate import OrderChecker, Rejection
+from fogdip.engine.validate import OrderChecker
 from fogdip.variants.options import VariantOptions
 
 
@@ -530,7 +530,7 @@ def select_retreats(state: GameState, power: str, lines: list[str], context: Tur
             continue
         try:
             checked = checker.check(power, parse_order(order_text, state.board), order_text)
-        except (FogdipError, Rejection):
+        except FogdipError:
             continue  # not a dislodged unit of the power
         assert checked.unit is not None
         province = checked.unit.province

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from fogdip.engine.errors import FogdipError, InvalidOrder
+from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
 from fogdip.engine.judge import advance
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Move, UnitRef
@@ -61,12 +61,6 @@ _FAILS = ("fails",)
 #: Outcomes of a legal move that reached its target's province: an attack. A convoyed army
 #: whose convoy failed never arrived (as for cutting support, DATC 6.F).
 _ATTACKED = ("moved", "bounced")
-
-
-class _Refused(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +136,7 @@ class MovementExtras:
                         filed.append(_check(state, power, text, order, options))
                 except InvalidOrder as exc:
                     plan.rejected.append(RejectedOrder(power, text, exc.reason))
-                except _Refused as exc:
+                except OrderRejected as exc:
                     plan.rejected.append(RejectedOrder(power, text, exc.reason))
             engine[power] = _settle(state, power, normal, filed, options, usage, plan)
         return cls(options, {"plan": plan}), engine, list(plan.rejected)
@@ -244,33 +238,33 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
     """An extra order checked on its own. Every reason names only the map, the options and
     the power's own units and orders: never a foreign unit."""
     if power not in state.board.power_info:
-        raise _Refused(f"{power} is not a power of this game")
+        raise OrderRejected(f"{power} is not a power of this game")
     if isinstance(order, Peek):
         if not options.peek:
-            raise _Refused("peek-a-sneak (PAS) is not allowed in this variant")
+            raise OrderRejected("peek-a-sneak (PAS) is not allowed in this variant")
         if state.phase.year < options.peek_from_year:
-            raise _Refused(f"peek-a-sneak may be used from {options.peek_from_year} on, not in {state.phase.year}")
+            raise OrderRejected(f"peek-a-sneak may be used from {options.peek_from_year} on, not in {state.phase.year}")
         if state.is_eliminated(power):
-            raise _Refused(f"{power} has been eliminated and gives no orders")
+            raise OrderRejected(f"{power} has been eliminated and gives no orders")
         if not state.board.provinces[order.province].passable:
-            raise _Refused(f"{order.province} is impassable: no unit can ever stand there")
+            raise OrderRejected(f"{order.province} is impassable: no unit can ever stand there")
         return Filed(power, text, order, None)
     if isinstance(order, Espionage) and not options.espionage:
-        raise _Refused("espionage is not allowed in this variant")
+        raise OrderRejected("espionage is not allowed in this variant")
     if isinstance(order, DisbandNow) and not options.disband_in_movement:
-        raise _Refused("disbanding in a movement phase is not allowed in this variant")
+        raise OrderRejected("disbanding in a movement phase is not allowed in this variant")
     province = order.unit.province
     unit = state.units.get(province)
     if unit is None or unit.power != power:
-        raise _Refused(f"{power} has no unit in {province}")
+        raise OrderRejected(f"{power} has no unit in {province}")
     if order.unit.kind is not None and order.unit.kind != unit.kind:
-        raise _Refused(
+        raise OrderRejected(
             f"wrong unit type: the unit in {province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}"
         )
     ref = UnitRef(unit.kind, unit.location)
     if isinstance(order, Espionage):
         if order.target == power:
-            raise _Refused(f"{power} cannot spy on itself: name another power")
+            raise OrderRejected(f"{power} cannot spy on itself: name another power")
         return Filed(power, text, Espionage(ref, order.target), unit)
     return Filed(power, text, DisbandNow(ref), unit)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.notation import parse_order
-from fogdip.engine.validate import OrderChecker, Rejection
+from fogdip.engine.validate import OrderChecker
 from fogdip.variants import setup as setups
 from fogdip.variants.conditional import check_filed_line, routed_line
 from fogdip.variants.extra_orders import MovementExtras
@@ -51,7 +51,7 @@ def check_lines(variant: Variant, position: Position, power: str, lines: list[st
         try:
             setups.choose_units(state, power, lines, variant.options.setup)
         except FogdipError as exc:
-            reason = getattr(exc, "reason", str(exc))
+            reason = exc.reason
             return [LineCheck(i + 1, text, reason) for i, text in enumerate(lines)] or [LineCheck(0, "", reason)]
         return [LineCheck(i + 1, text, None) for i, text in enumerate(lines)]
     kinds = variant.turn_kinds(position)
@@ -86,7 +86,5 @@ def _check_line(
         # alone, so no reason tells of a foreign unit.
         checked = OrderChecker(state, variant.rules).check(power, order, text)
         return None if checked.legal else checked.reason
-    except Rejection as exc:
-        return str(exc)
     except FogdipError as exc:
-        return getattr(exc, "reason", str(exc))
+        return exc.reason
