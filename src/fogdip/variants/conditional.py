@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
+from fogdip.engine.errors import FogdipError, InvalidOrder
 from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Build, Disband, Hold, Move, Order, Retreat, UnitRef, Waive
