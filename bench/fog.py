@@ -24,7 +24,7 @@ from fogdip.bots.random_bot import random_orders
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.rules import get_rules
-from fogdip.fog import FOG_RULES, get_fog_rules
+from fogdip.fog import FOG_RULES, FogRules, get_fog_rules
 
 from micro import thirty_four_units
 
@@ -47,7 +47,7 @@ def main() -> None:
     for name in sorted(FOG_RULES):
         fog = get_fog_rules(name)
 
-        def observe_all(fresh: Resolution) -> None:
+        def observe_all(fresh: Resolution, fog: FogRules = fog) -> None:
             for power in powers:
                 seen = fog.observe(fresh, power)
                 if args.json:

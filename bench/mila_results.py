@@ -271,18 +271,14 @@ class FogdipDriver:
                 return not popped and found == []
             return popped and value in found
         if phase == "A":
-            if value == "void" or (isinstance(value, list) and value == ["void"]):
-                if "void" in found:
-                    return True
+            if (value == "void" or (isinstance(value, list) and value == ["void"])) and "void" in found:
+                return True
             per_order = [w for r in results for w in (r.results or ("",))]
             expected = value if isinstance(value, list) else [value]
             return sorted(per_order) == sorted(expected)
         if value == "void":
-            if "void" in found:
-                return True
-            if not results or all(r.defaulted for r in results):
-                return True  # the unit had no accepted order
-            return False
+            # void, or the unit had no accepted order
+            return "void" in found or not results or all(r.defaulted for r in results)
         if not results:
             return False
         if value == "":

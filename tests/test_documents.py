@@ -215,7 +215,6 @@ def _random_states(seed: int, phases: int, rules_name: str) -> list[GameState]:
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), edition=st.sampled_from(["2000", "2023"]))
 def test_documents_round_trip_exactly(seed: int, edition: str) -> None:
-    pytest.importorskip("fogdip.engine.legal")
     rules = get_rules(edition)
     for state in _random_states(seed, 12, edition):
         written = document_from_state(state, rules)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fogdip.engine.errors import InvalidOrder
+from fogdip.engine.errors import InvalidOrder, PhaseError
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import all_legal_orders
 from fogdip.engine.map import standard_map
@@ -16,7 +16,6 @@ from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Order
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
-from fogdip.engine.errors import PhaseError
 from fogdip.engine.units import Phase, Unit
 from fogdip.engine.validate import OrderChecker
 

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fogdip.bots.random_bot import play_random_game, random_orders
-from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import MovementOptions, legal_orders
 from fogdip.engine.orders import Hold, Move, Order, UnitRef

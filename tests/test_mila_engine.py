@@ -343,7 +343,7 @@ def milas_quirks(resolution: Resolution) -> set[str]:
     convoyed_armies = {
         board.province_of(r.order.army.location) for r in resolution.orders if isinstance(r.order, Convoy)
     }
-    for province, attacker in resolution.dislodged.items():
+    for _province, attacker in resolution.dislodged.items():
         if attacker in resolution.convoy_paths:
             quirks.add("convoyed-dislodgement")
     supporters: dict[str, list[str]] = {}  # supported province -> powers of its successful supports

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fogdip.documents import _fail, _type_name, document_from_state, result_document, state_from_document
+from fogdip.engine.errors import FogdipError
 from fogdip.engine.rules import Rules
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, VariantOptions, compose
 from fogdip.variants.setup import is_setup_phase, setup_phase_name
@@ -73,7 +74,7 @@ def options_of_document(doc: Mapping[str, Any]) -> VariantOptions:
             raise _fail(f"option {option!r} must be {_kind(default, option)}, not {_type_name(value)}")
     try:
         return compose(key, **dict(overrides))
-    except ValueError as exc:
+    except FogdipError as exc:
         raise _fail(str(exc)) from None
 
 

@@ -444,10 +444,9 @@ def main():
         if len(titles) != len(set(titles)):
             chk.err(cid, f"edition {e} appears twice with the same title")
     for cid, lists in editions_of.items():
-        if any(len(eds) == 1 for eds in lists):
-            # a case split by edition must say why in every copy
-            if not all(notes[cid]):
-                chk.err(cid, "a case given per edition needs a note in every copy")
+        # a case split by edition must say why in every copy
+        if any(len(eds) == 1 for eds in lists) and not all(notes[cid]):
+            chk.err(cid, "a case given per edition needs a note in every copy")
 
     missing = []
     for sec, size in SECTION_SIZES.items():

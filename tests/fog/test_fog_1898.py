@@ -381,7 +381,7 @@ def _masks(full: str, seen: str) -> bool:
     if seen.endswith(" ???") and (" S " in seen or " C " in seen) and seen.count("???") == 1:
         return full.startswith(seen[:-3])
     a, b = full.replace(" VIA", "").split(), seen.replace(" VIA", "").split()
-    return len(a) == len(b) and all(x == y or y == "???" for x, y in zip(a, b))
+    return len(a) == len(b) and all(x == y or y == "???" for x, y in zip(a, b, strict=False))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

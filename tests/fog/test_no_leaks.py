@@ -391,7 +391,8 @@ def game_facts(variant: Variant, game: Game, power: str, zone: frozenset[str]) -
     for turn in game.turns:
         result = turn.result
         phases: list[object] = [
-            phase_facts(r, e, power, zone, start, variant) for r, e in zip(result.resolutions, result.events)
+            phase_facts(r, e, power, zone, start, variant)
+            for r, e in zip(result.resolutions, result.events, strict=False)
         ]
         out.append([public_facts(variant, result.position.state, start, power), *phases])
     return out
@@ -419,11 +420,13 @@ def discard_reason(case: TurnCase) -> str | None:
     if any(set(words_provinces(line)) & zone or espionage_on(line, power) for line in case.lines):
         return "the hidden unit's orders name the zone"
     for one, two in zip(
-        game_facts(case.variant, case.first, power, zone), game_facts(case.variant, case.second, power, zone)
+        game_facts(case.variant, case.first, power, zone),
+        game_facts(case.variant, case.second, power, zone),
+        strict=False,
     ):
         if one[0] != two[0]:
             return "public facts differ"
-        if any(a != b for a, b in zip(one[1:], two[1:])):
+        if any(a != b for a, b in zip(one[1:], two[1:], strict=False)):
             return "facts in the zone differ"
     if revealed(case, 0):
         return "the game ends in both: everything is revealed"
@@ -438,7 +441,7 @@ def _report_diff(one: dict[str, object], two: dict[str, object]) -> str:
 
 def turn_leak(case: TurnCase) -> str | None:
     """How the power's reports differ between the two games, turn by turn, if they do."""
-    for index, (one, two) in enumerate(zip(case.first.turns, case.second.turns)):
+    for index, (one, two) in enumerate(zip(case.first.turns, case.second.turns, strict=False)):
         if revealed(case, index):
             break
         first, second = one.result.observations[case.power], two.result.observations[case.power]
@@ -493,7 +496,7 @@ def played_twice(
     games = []
     for present in (True, False):
         placed = {p: list(u) for p, u in units.items()}
-        given = {p: list(l) for p, l in lines.items()}
+        given = {p: list(listed) for p, listed in lines.items()}
         if present:
             placed.setdefault(other, []).append(unit)
             if line:
@@ -1033,7 +1036,7 @@ def sonar_differs(case: TurnCase | None) -> bool:
     return any(
         [n.text for n in one.result.observations[case.power].notices_of("sonar")]
         != [n.text for n in two.result.observations[case.power].notices_of("sonar")]
-        for one, two in zip(case.first.turns, case.second.turns)
+        for one, two in zip(case.first.turns, case.second.turns, strict=False)
     )
 
 

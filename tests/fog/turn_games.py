@@ -59,7 +59,7 @@ class Game:
 
 def play_turn(variant: Variant, position: Position, orders: Mapping[str, Sequence[str]]) -> Turn:
     lines = {power: tuple(listed) for power, listed in orders.items() if listed}
-    return Turn(position, lines, variant.play(position, {p: list(l) for p, l in lines.items()}))
+    return Turn(position, lines, variant.play(position, {p: list(listed) for p, listed in lines.items()}))
 
 
 def needs_retreat_turn(variant: Variant, turn: Turn) -> bool:

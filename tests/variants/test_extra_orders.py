@@ -9,6 +9,7 @@ Every seed example is a test whose docstring quotes the seed. Positions are set 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -380,7 +381,7 @@ def test_usage_is_json_and_never_mutated() -> None:
     "usage", [{"espionage": []}, {"espionage": {"ENGLAND": 1}}, {"espionage": {"ENGLAND": {"1902": "one"}}}]
 )
 def test_malformed_usage_is_a_clear_error(usage: dict[str, Any]) -> None:
-    with pytest.raises(FogdipError, match='usage "espionage" must map each power to {year: count}'):
+    with pytest.raises(FogdipError, match=re.escape('usage "espionage" must map each power to {year: count}')):
         play({"ENGLAND": ["F NTH"]}, {"ENGLAND": ["F NTH E FRANCE"]}, usage=usage)
 
 

@@ -51,7 +51,7 @@ def region_of(variant: Variant, position: Position, played: TurnResult, power: s
 
 
 def same_within(region: set[str], first: Iterable[Resolution], second: Iterable[Resolution]) -> bool:
-    pairs = list(zip(first, second))
+    pairs = list(zip(first, second, strict=False))
     if len(list(first)) != len(list(second)):
         return False
     for one, two in pairs:
@@ -109,7 +109,7 @@ def far_perturbation(
         ]
         options = [o for o in options if o != lines[mine[0]]]
         if options:
-            changed = {p: list(l) for p, l in orders.items()}
+            changed = {p: list(listed) for p, listed in orders.items()}
             changed[unit.power][mine[0]] = rng.choice(options)
             return changed
     return None

@@ -243,7 +243,7 @@ def test_no_report_when_the_province_was_occupied_at_the_start() -> None:
     """The Italian army leaves as the French army arrives: Piedmont was never "left
     unoccupied", so no garrison stayed behind. France now holds it, and its own garrison
     reports when Italy walks back into the empty province."""
-    spring, retreats, fall = turns(
+    spring, _retreats, fall = turns(
         MYOPIA,
         position(PIEDMONT),
         {"ITALY": ["A PIE - TYR"], "FRANCE": ["A MAR - PIE"]},

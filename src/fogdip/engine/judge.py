@@ -212,16 +212,6 @@ def _centers_taken(board: Map, units: Mapping[str, Unit], centers: Mapping[str, 
     return taken
 
 
-def adjustment_due(state: GameState, power: str) -> bool:
-    """Whether ``power`` has a removal to make, or a build it could actually place."""
-    delta = state.adjustment(power)
-    if delta < 0:
-        return True
-    if delta == 0:
-        return False
-    return any(state.centers.get(home) == power and home not in state.units for home in state.homes.get(power, ()))
-
-
 def _count(owners: Iterable[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for owner in owners:

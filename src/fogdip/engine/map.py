@@ -144,9 +144,6 @@ class Map:
             return self.army_targets(location)
         return self._fleet_province_reach.get(location, frozenset())
 
-    def is_sea(self, province: str) -> bool:
-        return self.provinces[province].terrain == "sea"
-
     @cached_property
     def sea_provinces(self) -> frozenset[str]:
         """The sea provinces: where a fleet may convoy from, and what a convoy route is made of

@@ -339,15 +339,3 @@ class MovementResolver:
         if opponent is not None and self.resolve(opponent):
             return 0
         return 1 + self.support_count(i)
-
-    # --- after resolution --------------------------------------------------------------------
-
-    def dislodger(self, i: int) -> int | None:
-        """The move that dislodged unit ``i``, if any (call after :meth:`run`)."""
-        node = self.nodes[i]
-        if node.kind == MOVE and self.result[i]:
-            return None
-        for r in self.moves_into.get(node.province, ()):
-            if self.result[r]:
-                return r
-        return None
