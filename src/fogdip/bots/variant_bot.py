@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from fogdip.bots.random_bot import random_orders
+from fogdip.engine.map import UnitKind
 from fogdip.engine.state import GameState
 from fogdip.variants import setup as setups
 from fogdip.variants.turn import Position, Variant
@@ -100,7 +101,7 @@ def _adjustment_guesses(state: GameState, power: str, rng: random.Random) -> lis
     lines = []
     for center in state.homes.get(power, ()):
         if rng.random() < 0.5:
-            kinds = [k for k in ("A", "F") if board.can_hold(k, center)]  # type: ignore[arg-type]
+            kinds: list[UnitKind] = [k for k in ("A", "F") if board.can_hold(k, center)]
             if kinds and not board.coasts(center):
                 lines.append(f"{rng.choice(kinds)} {center} B")
     units = sorted((u for u in state.units.values() if u.power == power), key=lambda u: u.province)
