@@ -14,6 +14,8 @@ from fogdip.engine.legal import all_legal_orders
 from fogdip.engine.map import standard_map
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Order
+from fogdip.engine.outcomes import Outcome
+from fogdip.engine.reasons import Why
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
@@ -118,11 +120,11 @@ def test_bad_orders_are_explained(power: str, text: str, where: str, reason: str
     record = adjudicate(GameState.initial(), {power: [text]})
     if where == "rejected":
         assert [(r.power, r.text) for r in record.rejected] == [(power, text)]
-        assert reason in record.rejected[0].reason
+        assert reason in str(record.rejected[0].reason)
     else:
         (result,) = [r for r in record.orders if r.text == text]
         assert not result.legal and result.results == ("void",) and result.outcome == "illegal"
-        assert reason in result.reason
+        assert reason in str(result.reason)
 
 
 def test_phase_names() -> None:
@@ -194,8 +196,26 @@ def test_solo_victory_ends_the_game() -> None:
 def test_two_different_orders_for_one_unit_make_it_hold() -> None:
     record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR", "A PAR - PIC"]})
     result = record.result_of("PAR")
-    assert result is not None and result.outcome == "illegal" and "two different orders" in result.reason
+    assert result is not None and result.outcome is Outcome.ILLEGAL and result.reason is not None
+    assert result.reason.why is Why.TWO_ORDERS
+    assert str(result.reason) == "A PAR was given two different orders ('A PAR - BUR' and 'A PAR - PIC')"
+    assert result.written == parse_order("A PAR - BUR", standard_map())
+    assert result.conflicts == (parse_order("A PAR - PIC", standard_map()),)
     assert record.after.unit_at("PAR") == Unit("FRANCE", "A", "PAR")
+
+
+def test_a_third_different_order_joins_the_conflict_and_the_same_order_twice_is_one() -> None:
+    orders = ["A PAR - BUR", "A PAR - PIC", "A PAR - BUR", "A PAR - GAS", "A PAR - PIC"]
+    record = adjudicate(GameState.initial(), {"FRANCE": orders})
+    result = record.result_of("PAR")
+    assert result is not None and not result.legal and result.outcome is Outcome.ILLEGAL
+    assert [str(order) for order in result.conflicts] == ["A PAR - PIC", "A PAR - GAS"]
+    assert str(result.reason) == (
+        "A PAR was given three different orders ('A PAR - BUR', 'A PAR - PIC' and 'A PAR - GAS')"
+    )
+    assert record.after.unit_at("PAR") == Unit("FRANCE", "A", "PAR")
+    again = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR", "A PAR - BUR"]}).result_of("PAR")
+    assert again is not None and again.outcome is Outcome.MOVED and again.conflicts == ()
 
 
 def test_a_fleet_that_could_reach_both_coasts_must_name_one() -> None:
@@ -204,7 +224,7 @@ def test_a_fleet_that_could_reach_both_coasts_must_name_one() -> None:
     units["MAO"] = Unit("FRANCE", "F", "MAO")
     record = adjudicate(state.with_changes(units=units), {"FRANCE": ["F MAO - SPA"]})
     result = record.result_of("MAO")
-    assert result is not None and result.reason == "name the coast: SPA/NC or SPA/SC"
+    assert result is not None and str(result.reason) == "name the coast: SPA/NC or SPA/SC"
 
 
 def test_the_first_of_two_builds_in_one_province_is_carried_out() -> None:
@@ -214,4 +234,4 @@ def test_the_first_of_two_builds_in_one_province_is_carried_out() -> None:
     record = adjudicate(winter, {"GERMANY": ["A KIE B", "F KIE B"]})
     assert record.after.unit_at("KIE") == Unit("GERMANY", "A", "KIE")
     second = next(r for r in record.orders if r.text == "F KIE B")
-    assert second.outcome == "failed" and second.reason == "KIE already has a unit built this winter"
+    assert second.outcome == "failed" and str(second.reason) == "KIE already has a unit built this winter"

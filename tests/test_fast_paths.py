@@ -81,7 +81,7 @@ def test_trusted_orders_given_twice_are_settled_as_checked_ones() -> None:
     assert trusted == adjudicate(state, orders, rules)
     result = trusted.result_of("PAR")
     assert result is not None and not result.legal and result.outcome == "illegal"
-    assert "two different orders" in result.reason
+    assert "two different orders" in str(result.reason)
 
 
 def test_orders_built_by_hand_are_checked() -> None:
@@ -112,7 +112,7 @@ def test_a_power_cannot_move_another_powers_unit_by_trusting() -> None:
     french = legal_orders(state, "FRANCE", get_rules())["PAR"]
     move = next(o for o in french if isinstance(o, Move) and o.target == "BUR")
     record = adjudicate(state, {"GERMANY": [move]}, assume_legal=True)
-    assert [(r.power, r.reason) for r in record.rejected] == [("GERMANY", "GERMANY has no unit in PAR")]
+    assert [(r.power, str(r.reason)) for r in record.rejected] == [("GERMANY", "GERMANY has no unit in PAR")]
     assert record.after.units["PAR"] == state.units["PAR"] and "BUR" not in record.after.units
 
 

@@ -464,13 +464,13 @@ def result_document(resolution: Resolution, rules: Rules) -> dict[str, Any]:
     orders: dict[str, str] = {}
     powers: dict[str, str] = {}
     waives: dict[str, int] = {}
-    rejected = [{"power": r.power, "order": r.text, "reason": r.reason} for r in resolution.rejected]
+    rejected = [{"power": r.power, "order": r.text, "reason": str(r.reason)} for r in resolution.rejected]
     for result in resolution.orders:
         if result.unit is None and result.order.kind == "waive":
             if result.outcome == "waived":
                 waives[result.power] = waives.get(result.power, 0) + 1
             else:
-                rejected.append({"power": result.power, "order": result.text or "WAIVE", "reason": result.reason})
+                rejected.append({"power": result.power, "order": result.text or "WAIVE", "reason": _reason(result)})
             continue
         key = _result_key(result)
         if key in results:
@@ -513,7 +513,7 @@ def _result_key(result: OrderResult) -> str:
 
 
 def _reason(result: OrderResult) -> str:
-    if result.reason:
-        return result.reason
+    if result.reason is not None:
+        return str(result.reason)
     unit = str(result.unit) if result.unit is not None else result.text
     return f"{unit}: {result.outcome}"

@@ -83,7 +83,7 @@ def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
     ``"then"`` with those of the later phases of a combined turn, ``"reports"`` and
     ``"state"``."""
     rules = variant.rules
-    rejected = [{"power": r.power, "order": r.text, "reason": r.reason} for r in played.rejected]
+    rejected = [{"power": r.power, "order": r.text, "reason": str(r.reason)} for r in played.rejected]
     if played.resolutions:
         result = result_document(played.resolutions[0], rules)
         later = [result_document(r, rules) for r in played.resolutions[1:]]

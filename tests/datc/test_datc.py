@@ -14,6 +14,7 @@ import pytest
 
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import standard_map
+from fogdip.engine.notation import parse_order
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
@@ -57,7 +58,9 @@ def _find(resolution: Resolution, power: str, text: str) -> OrderResult | str:
         if rejected.power == power and rejected.text == text:
             return "rejected"
     for result in resolution.orders:
-        if result.power == power and (result.text == text or text in result.text.split("; ")):
+        if result.power != power:
+            continue
+        if result.text == text or (result.conflicts and parse_order(text, resolution.before.board) in result.conflicts):
             return result
     raise AssertionError(f"order {text!r} of {power} is missing from the resolution")
 

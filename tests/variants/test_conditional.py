@@ -511,7 +511,7 @@ def test_winter_spring_combined_turn() -> None:
     assert state.unit_at("SIL") == Unit("GERMANY", "A", "SIL") and state.unit_at("TYR") == Unit("GERMANY", "A", "TYR")
     assert state.unit_at("KIE") is None
     spring = played.resolutions[1]
-    assert [(r.text, r.reason) for r in spring.rejected] == [("F KIE - BAL", "GERMANY has no unit in KIE")]
+    assert [(r.text, str(r.reason)) for r in spring.rejected] == [("F KIE - BAL", "GERMANY has no unit in KIE")]
     notices = [n.text for n in played.observations["GERMANY"].notices_of("rejected")]
     assert notices == ["Order 'F KIE - BAL' was not accepted: GERMANY has no unit in KIE"]
 

@@ -62,7 +62,7 @@ def notice_texts(seen: Observation, kind: str) -> list[str]:
 
 
 def reasons(played: TurnResult, power: str) -> list[str]:
-    return [r.reason for r in played.rejected if r.power == power]
+    return [str(r.reason) for r in played.rejected if r.power == power]
 
 
 # --- the seed's examples -----------------------------------------------------------------------
@@ -302,7 +302,7 @@ def test_the_year_allowance_through_the_deadman_preset() -> None:
     (refused in 1901), then Fall 1901, where a second espionage is refused."""
     opening = DEADMAN.play(DEADMAN.start(), {})
     spring = DEADMAN.play(opening.position, {"ENGLAND": ["F LON E FRANCE", "PAS-Nth"], "FRANCE": ["F BRE - ENG"]})
-    assert [(r.text, r.reason) for r in spring.rejected] == [
+    assert [(r.text, str(r.reason)) for r in spring.rejected] == [
         ("PAS-Nth", "peek-a-sneak may be used from 1902 on, not in 1901")
     ]
     assert foreign(spring.observations["ENGLAND"]) == {SeenUnit("ENG", "FRANCE", None)}

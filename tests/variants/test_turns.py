@@ -131,7 +131,7 @@ def test_bad_free_setups_fall_back_to_the_standard_start(choice: list[str], reas
     variant = Variant.named("deadman")
     played = variant.play(variant.start(), {"TURKEY": choice})
     assert {str(u) for u in played.position.state.units_of("TURKEY")} == {"F ANK", "A CON", "A SMY"}
-    assert reason in played.rejected[0].reason
+    assert reason in str(played.rejected[0].reason)
 
 
 def test_fog_1898_announces_anonymous_centre_totals_each_winter() -> None:
@@ -243,6 +243,6 @@ def test_play_itself_refuses_conditions_on_spaces_the_power_cannot_see() -> None
     variant = Variant.named("sighting")
     played = variant.play(variant.start(), {"ENGLAND": ["IF A MOS - UKR THEN F LON R WAL", "F LON - ENG"]})
     assert [r.text for r in played.rejected] == ["IF A MOS - UKR THEN F LON R WAL"]
-    assert "could not see" in played.rejected[0].reason or "see" in played.rejected[0].reason
+    assert "see" in str(played.rejected[0].reason)
     assert any(n.kind == "rejected" for n in played.observations["ENGLAND"].notices)
     assert not any(n.kind == "rejected" for n in played.observations["RUSSIA"].notices)

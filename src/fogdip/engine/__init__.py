@@ -2,11 +2,11 @@
 
 >>> state = GameState.initial()
 >>> record = adjudicate(state, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
->>> record.result_of("PAR").reason
+>>> str(record.result_of("PAR").reason)
 'bounced: 1 against 1 with A MUN - BUR'
 """
 
-from fogdip.engine.errors import FogdipError, IllegalOrder, InvalidOrder, InvalidPosition
+from fogdip.engine.errors import FogdipError, IllegalOrder, InvalidOrder, InvalidPosition, OrderRejected
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import all_legal_orders, legal_orders
 from fogdip.engine.map import Map, get_map, standard_map
@@ -24,7 +24,8 @@ from fogdip.engine.orders import (
     UnitRef,
     Waive,
 )
-from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
+from fogdip.engine.outcomes import OrderResult, Outcome, RejectedOrder, Resolution
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
@@ -43,8 +44,11 @@ __all__ = [
     "Map",
     "Move",
     "Order",
+    "OrderRejected",
     "OrderResult",
+    "Outcome",
     "Phase",
+    "Reason",
     "RejectedOrder",
     "Resolution",
     "Retreat",
@@ -54,6 +58,7 @@ __all__ = [
     "Unit",
     "UnitRef",
     "Waive",
+    "Why",
     "adjudicate",
     "all_legal_orders",
     "get_map",

@@ -10,7 +10,8 @@ from collections import deque
 
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Build, Disband, UnitRef, Waive
-from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.outcomes import OrderResult, Outcome
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -31,44 +32,47 @@ def resolve_adjustments(
         if not entry.legal:
             results.append(
                 OrderResult(
-                    power, entry.unit, entry.order, entry.text, False, False, "illegal", ("void",), entry.reason
+                    power,
+                    entry.unit,
+                    entry.order,
+                    entry.text,
+                    False,
+                    False,
+                    Outcome.ILLEGAL,
+                    ("void",),
+                    entry.reason,
+                    written=entry.written,
                 )
             )
             continue
         due = remaining[power]
         order = entry.order
         if isinstance(order, (Build, Waive)) and due <= 0:
-            results.append(_failed(entry, f"{power} has no builds left"))
+            results.append(_failed(entry, Reason(Why.NO_BUILDS_LEFT, power=power)))
         elif isinstance(order, Disband) and due >= 0:
-            results.append(_failed(entry, f"{power} has no removals left"))
+            results.append(_failed(entry, Reason(Why.NO_REMOVALS_LEFT, power=power)))
         elif isinstance(order, Build):
             assert entry.unit is not None
             province = entry.unit.province
             if province in units:
-                results.append(_failed(entry, f"{province} already has a unit built this winter"))
+                results.append(_failed(entry, Reason(Why.BUILT_THERE_ALREADY, entry.unit, places=(province,))))
                 continue
             units[province] = entry.unit
             built.append(entry.unit)
             remaining[power] = due - 1
-            results.append(
-                OrderResult(power, entry.unit, order, entry.text, True, False, "built", (), f"built {entry.unit}")
-            )
+            results.append(_done(entry, Outcome.BUILT, Reason(Why.BUILT, entry.unit)))
         elif isinstance(order, Waive):
             remaining[power] = due - 1
-            results.append(
-                OrderResult(power, None, order, entry.text, True, False, "waived", (), f"{power} waived a build")
-            )
+            results.append(_done(entry, Outcome.WAIVED, Reason(Why.WAIVED, power=power)))
         else:
             assert entry.unit is not None
             if units.get(entry.unit.province) != entry.unit:
-                results.append(_failed(entry, f"{entry.unit} is already removed"))
+                results.append(_failed(entry, Reason(Why.REMOVED_ALREADY, entry.unit)))
                 continue
             del units[entry.unit.province]
             removed.append(entry.unit)
             remaining[power] = due + 1
-            results.append(
-                OrderResult(power, entry.unit, order, entry.text, True, False, "removed", (), f"removed {entry.unit}")
-            )
+            results.append(_done(entry, Outcome.REMOVED, Reason(Why.REMOVED, entry.unit)))
     for power, due in remaining.items():
         if due >= 0:
             continue
@@ -85,16 +89,22 @@ def resolve_adjustments(
                     "",
                     True,
                     True,
-                    "removed",
+                    Outcome.REMOVED,
                     (),
-                    f"{unit} removed in civil disorder: {power} ordered too few removals",
+                    Reason(Why.REMOVED_IN_CIVIL_DISORDER, unit, power=power),
                 )
             )
     return results, units, built, removed
 
 
-def _failed(entry: CheckedOrder, reason: str) -> OrderResult:
-    return OrderResult(entry.power, entry.unit, entry.order, entry.text, True, False, "failed", ("void",), reason)
+def _failed(entry: CheckedOrder, reason: Reason) -> OrderResult:
+    return _done(entry, Outcome.FAILED, reason, ("void",))
+
+
+def _done(entry: CheckedOrder, outcome: Outcome, reason: Reason, results: tuple[str, ...] = ()) -> OrderResult:
+    return OrderResult(
+        entry.power, entry.unit, entry.order, entry.text, True, False, outcome, results, reason, written=entry.written
+    )
 
 
 def civil_disorder_removals(state: GameState, power: str, units: list[Unit], count: int, rules: Rules) -> list[Unit]:

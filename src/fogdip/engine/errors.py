@@ -12,6 +12,11 @@ unknown province 'MARS' | cannot read order 'A PAR - MARS': unknown province 'MA
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fogdip.engine.reasons import Reason
+
 
 class FogdipError(ValueError):
     """Base class of fogdip's input errors; ``reason`` says what is wrong."""
@@ -41,7 +46,13 @@ class IllegalOrder(FogdipError):
 
 class OrderRejected(FogdipError):
     """An order that commands no unit of the power (or no order of the phase at all): it is
-    set aside with its reason, and commands nothing."""
+    set aside with its reason, and commands nothing. ``cause`` is the engine's structured
+    reason (:class:`fogdip.engine.reasons.Reason`), where it has one; a variant's own refusals
+    have only their words."""
+
+    def __init__(self, reason: str, message: str | None = None, *, cause: Reason | None = None) -> None:
+        super().__init__(reason, message)
+        self.cause = cause
 
 
 class InvalidPosition(FogdipError):

@@ -5,7 +5,7 @@
 >>> record = adjudicate(state, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]})
 >>> [r.results for r in record.orders if r.unit and r.unit.province in ("PAR", "MUN")]
 [('bounce',), ('bounce',)]
->>> record.result_of("PAR").reason
+>>> str(record.result_of("PAR").reason)
 'bounced: 1 against 1 with A MUN - BUR'
 >>> str(record.after.phase)
 'F1901M'
@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from fogdip.engine.adjustments import resolve_adjustments
-from fogdip.engine.errors import FogdipError
+from fogdip.engine.errors import FogdipError, OrderRejected
 from fogdip.engine.map import Map
 from fogdip.engine.movement_phase import MovementOutcome, resolve_movement, resolve_trusted
 from fogdip.engine.notation import parse_order
 from fogdip.engine.orders import Order
 from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.retreats import resolve_retreats
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
@@ -39,37 +40,39 @@ def check_orders(state: GameState, orders: OrderInput, rules: Rules) -> tuple[li
     for power in sorted(orders):
         if power not in state.board.power_info:
             for item in orders[power]:
-                rejected.append(RejectedOrder(power, str(item), f"{power} is not a power of this game"))
+                rejected.append(RejectedOrder(power, str(item), Reason(Why.NOT_A_POWER, power=power)))
             continue
         for item in orders[power]:
             text = item if isinstance(item, str) else str(item)
             try:
                 order = parse_order(item, state.board) if isinstance(item, str) else item
                 checked.append(checker.check(power, order, text))
+            except OrderRejected as exc:
+                rejected.append(RejectedOrder(power, text, exc.cause or Reason(Why.REFUSED, words=(exc.reason,))))
             except FogdipError as exc:
-                reason = exc.reason
-                rejected.append(RejectedOrder(power, text, reason))
+                rejected.append(RejectedOrder(power, text, Reason(Why.UNREADABLE, words=(exc.reason,))))
     return checked, rejected
 
 
 def one_order_per_unit(checked: list[CheckedOrder]) -> dict[str, CheckedOrder]:
-    """Each unit's order. Legal orders beat illegal ones; two different legal orders cancel
-    each other and the unit holds (DATC 4.D.3, choice c)."""
+    """Each unit's order. Legal orders beat illegal ones; different legal orders cancel
+    each other and the unit holds (DATC 4.D.3, choice c): its entry is then illegal, with the
+    first of them as its order and the others as its ``conflicts``."""
     chosen: dict[str, CheckedOrder] = {}
     for entry in checked:
         assert entry.unit is not None
         province = entry.unit.province
         previous = chosen.get(province)
-        if previous is None or (entry.legal and not previous.legal):
+        if previous is None or (entry.legal and not previous.legal and not previous.conflicts):
             chosen[province] = entry
-        elif entry.legal and previous.legal and entry.order != previous.order:
-            chosen[province] = CheckedOrder(
-                entry.power,
-                f"{previous.text}; {entry.text}",
-                previous.order,
-                entry.unit,
-                False,
-                f"{entry.unit} was given two different orders ({previous.text!r} and {entry.text!r})",
+        elif entry.legal and (previous.legal or previous.conflicts):
+            if entry.order == previous.order or entry.order in previous.conflicts:
+                continue
+            texts = previous.reason.words if previous.conflicts and previous.reason else (previous.text,)
+            chosen[province] = previous._replace(
+                legal=False,
+                reason=Reason(Why.TWO_ORDERS, entry.unit, words=(*texts, entry.text)),
+                conflicts=(*previous.conflicts, entry.order),
             )
     return chosen
 

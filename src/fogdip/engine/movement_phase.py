@@ -24,7 +24,8 @@ from fogdip.engine.movement import (
 )
 from fogdip.engine.order_facts import KNOWN, default_hold, known_info
 from fogdip.engine.orders import Order
-from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.outcomes import OrderResult, Outcome
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Unit
@@ -37,9 +38,10 @@ _NONE: tuple[int, ...] = ()
 class UnitOrder(Node):
     """A resolver node that also carries what the record reports: the order as given (an
     illegal one stays as written while the unit holds), its text, why it is illegal
-    (``None`` if it is legal) and whether the unit had no order at all."""
+    (``None`` if it is legal), whether the unit had no order at all, the order as written,
+    and any other orders given to the unit."""
 
-    __slots__ = ("defaulted", "illegal", "order", "text")
+    __slots__ = ("conflicts", "defaulted", "illegal", "order", "text", "written")
 
     def __init__(
         self,
@@ -52,8 +54,10 @@ class UnitOrder(Node):
         via: bool,
         order: Order,
         text: str,
-        illegal: str | None = None,
+        illegal: Reason | None = None,
         defaulted: bool = False,
+        written: Order | None = None,
+        conflicts: tuple[Order, ...] = (),
     ) -> None:
         self.unit = unit
         self.kind = kind
@@ -70,6 +74,8 @@ class UnitOrder(Node):
         self.text = text
         self.illegal = illegal
         self.defaulted = defaulted
+        self.written = written
+        self.conflicts = conflicts
 
 
 class MovementOutcome(NamedTuple):
@@ -95,9 +101,36 @@ def resolve_movement(
         unit = state.units[province]
         if entry.legal:
             kind, _, target, location, supported, via, _ = known_info(entry.order)
-            given[province] = UnitOrder(unit, kind, province, target, location, supported, via, entry.order, entry.text)
+            given[province] = UnitOrder(
+                unit,
+                kind,
+                province,
+                target,
+                location,
+                supported,
+                via,
+                entry.order,
+                entry.text,
+                None,
+                False,
+                entry.written,
+            )
         else:
-            given[province] = UnitOrder(unit, HOLD, province, "", "", "", False, entry.order, entry.text, entry.reason)
+            given[province] = UnitOrder(
+                unit,
+                HOLD,
+                province,
+                "",
+                "",
+                "",
+                False,
+                entry.order,
+                entry.text,
+                entry.reason,
+                False,
+                entry.written,
+                entry.conflicts,
+            )
     return _resolve(state, given, rules, explain)
 
 
@@ -122,7 +155,9 @@ def resolve_trusted(
             unit = units.get(province)
             if unit is None or unit.power != power or province in given:
                 return None
-            given[province] = UnitOrder(unit, kind, province, target, location, supported, via, value, text)
+            given[province] = UnitOrder(
+                unit, kind, province, target, location, supported, via, value, text, None, False, value
+            )
     return _resolve(state, given, rules, explain)
 
 
@@ -334,59 +369,59 @@ def _results(
         node = nodes[i]
         kind = node.kind
         words: tuple[str, ...]
-        why: str | None = None  # a reason other than the outcome's usual one
+        why: Reason | None = None  # a reason other than the outcome's usual one
         if node.illegal is not None:
-            outcome, words = "illegal", _VOID
+            outcome, words = Outcome.ILLEGAL, _VOID
         elif kind == HOLD:
-            outcome, words = "held", ()
+            outcome, words = Outcome.HELD, ()
         elif kind == MOVE:
             if decisions[i]:
-                outcome, words = "moved", ()
+                outcome, words = Outcome.MOVED, ()
             elif resolver.has_path(i):
-                outcome, words = "bounced", _BOUNCE
+                outcome, words = Outcome.BOUNCED, _BOUNCE
             elif _disrupted(resolver, node):
                 # MILA's word for the army too: "disrupted" belongs to the fleets.
-                outcome, words = "disrupted", _NO_CONVOY
+                outcome, words = Outcome.DISRUPTED, _NO_CONVOY
             else:
-                outcome, words = "no-path", _NO_CONVOY
+                outcome, words = Outcome.NO_PATH, _NO_CONVOY
         elif kind == CONVOY:
             army = resolver.at.get(node.supported)
             if army is None or not _convoys(node, nodes[army]):
-                outcome, words = "void", _VOID
+                outcome, words = Outcome.VOID, _VOID
             elif i not in nodes[army].convoyers:  # the army went over land
-                outcome, words = "convoy-unused", _UNUSED
+                outcome, words = Outcome.CONVOY_UNUSED, _UNUSED
             elif i in resolver.paradox or not decisions[i]:
                 # A fleet dislodged (attacked successfully, or caught in a paradox and then
                 # dislodged): MILA says only that.
-                outcome, words = "disrupted", () if node.province in dislodged_from else _DISRUPTED
+                outcome, words = Outcome.DISRUPTED, () if node.province in dislodged_from else _DISRUPTED
             else:
                 chain = carried.get(army)
                 if chain is None:
                     chain = carried[army] = _carriers(resolver, army)
                 if i in chain:
-                    outcome, words = "convoyed", ()
+                    outcome, words = Outcome.CONVOYED, ()
                 elif _disrupted(resolver, nodes[army]):
-                    outcome, words = "convoy-unused", _NO_CONVOY  # MILA: the rest of a disrupted convoy
+                    outcome, words = Outcome.CONVOY_UNUSED, _NO_CONVOY  # MILA: the rest of a disrupted convoy
                 else:
-                    outcome, words = "convoy-unused", _UNUSED
+                    outcome, words = Outcome.CONVOY_UNUSED, _UNUSED
         elif i not in counted:
-            outcome, words = "void", _VOID
+            outcome, words = Outcome.VOID, _VOID
         elif not decisions[i]:
-            outcome, words = "cut", _CUT
+            outcome, words = Outcome.CUT, _CUT
         else:
-            outcome, words = "supported", ()
+            outcome, words = Outcome.SUPPORTED, ()
             if kind == SUPPORT_MOVE:
                 words, why = _support_words(resolver, i)
         # Why an order is illegal is part of the record even unexplained: it was never carried out.
-        reason = (why or _reason(resolver, i, node, outcome)) if explain else node.illegal or ""
+        reason = (why or _reason(resolver, i, node, outcome)) if explain else node.illegal
         attacker = dislodged_from.get(node.province) if dislodged_from else None
         if attacker is not None:
             words += ("dislodged",)
-            if explain:
+            if reason is not None:
                 by = nodes[resolver.at[attacker]].unit
-                reason = (reason + "; " if reason else "") + f"dislodged by {by} from {attacker}"
+                reason = reason.then(Reason(Why.DISLODGED_BY, node.unit, (by,), (attacker,)))
                 if node.province in disbanded:
-                    reason += "; with nowhere to retreat, it is disbanded"
+                    reason = reason.then(Reason(Why.DISBANDED_AT_ONCE, node.unit))
         unit = node.unit
         # tuple.__new__ is what OrderResult(...) runs, minus the generated __new__'s call: this
         # runs for every unit of every phase.
@@ -404,6 +439,8 @@ def _results(
                     words,
                     reason,
                     attacker,
+                    node.written,
+                    node.conflicts,
                 ),
             )
         )
@@ -446,7 +483,7 @@ def _carriers(resolver: MovementResolver, army: int) -> frozenset[int]:
     return frozenset(usable[p] for p in on_chain)
 
 
-def _support_words(resolver: MovementResolver, i: int) -> tuple[tuple[str, ...], str | None]:
+def _support_words(resolver: MovementResolver, i: int) -> tuple[tuple[str, ...], Reason | None]:
     """MILA's word for a support of a move that was given and not cut, and why if it is not
     empty. It is ``void`` when it could not help: it would have decided a battle against the
     supporter's own unit (:func:`_deciding_against_own`; DATC: such a support never helps
@@ -458,15 +495,15 @@ def _support_words(resolver: MovementResolver, i: int) -> tuple[tuple[str, ...],
     moving = nodes[mover]
     if moving.route == BY_CONVOY and not resolver.convoy_path(mover):
         if _disrupted(resolver, moving):
-            return _NO_CONVOY, f"{node.unit}: the convoy of the supported army was disrupted"
-        return _VOID, f"{node.unit}: no convoy carried the supported army"
+            return _NO_CONVOY, Reason(Why.SUPPORTED_ARMY_DISRUPTED, node.unit, (moving.unit,))
+        return _VOID, Reason(Why.SUPPORTED_ARMY_NOT_CARRIED, node.unit, (moving.unit,))
     j = resolver.at.get(node.target)
     if j is None or j == mover:
         return (), None
     occupant = nodes[j]
     if occupant.unit.power != node.unit.power or not _deciding_against_own(resolver, mover, j):
         return (), None
-    return _VOID, f"{node.unit} gave its support, but a support never helps dislodge one's own {occupant.unit}"
+    return _VOID, Reason(Why.SUPPORT_AGAINST_OWN_UNIT, node.unit, (occupant.unit,))
 
 
 def _deciding_against_own(resolver: MovementResolver, mover: int, j: int) -> bool:
@@ -486,39 +523,40 @@ def _deciding_against_own(resolver: MovementResolver, mover: int, j: int) -> boo
     return all(strength > resolver.prevent_strength(r) for r in resolver.moves_into[target] if r != mover)
 
 
-def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: str) -> str:
-    """Why an order had its outcome, for the judge (the fog layer redacts it for players)."""
+def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: Outcome) -> Reason:
+    """Why an order had its outcome, for the judge (no observation carries it)."""
     unit = node.unit
-    if outcome == "illegal":
-        return node.illegal or ""
-    if outcome == "held":
-        return f"{unit} had no order and held" if node.defaulted else f"{unit} held"
-    if outcome == "moved":
-        return f"{unit} moved to {node.target_location}"
-    if outcome == "bounced":
+    if outcome == Outcome.ILLEGAL:
+        assert node.illegal is not None
+        return node.illegal
+    if outcome == Outcome.HELD:
+        return Reason(Why.HELD_WITHOUT_ORDER if node.defaulted else Why.HELD, unit)
+    if outcome == Outcome.MOVED:
+        return Reason(Why.MOVED, unit, places=(node.target_location,))
+    if outcome == Outcome.BOUNCED:
         return _bounce_reason(resolver, i)
-    if outcome == "no-path":
-        return f"{unit} found no convoy to {node.target}"
-    if outcome == "supported":
-        return f"{unit} gave its support"
-    if outcome == "cut":
+    if outcome == Outcome.NO_PATH:
+        return Reason(Why.NO_CONVOY, unit, places=(node.target,))
+    if outcome == Outcome.SUPPORTED:
+        return Reason(Why.SUPPORTED, unit)
+    if outcome == Outcome.CUT:
         return _cut_reason(resolver, i)
-    if outcome == "convoyed":
-        return f"{unit} convoyed"
-    if outcome == "convoy-unused":
-        return f"{unit} was not used: no chain of convoying fleets through it carried the army"
+    if outcome == Outcome.CONVOYED:
+        return Reason(Why.CONVOYED, unit)
+    if outcome == Outcome.CONVOY_UNUSED:
+        return Reason(Why.CONVOY_UNUSED, unit)
     if node.kind == MOVE:  # disrupted
-        return f"{unit} was not convoyed: the convoy was disrupted"
-    if outcome == "void":
+        return Reason(Why.CONVOY_DISRUPTED, unit)
+    if outcome == Outcome.VOID:
         if node.kind == CONVOY:
-            return f"{unit}: the army did not make that move"
-        return f"{unit}: the supported unit did not {'hold' if node.kind == SUPPORT_HOLD else 'make that move'}"
+            return Reason(Why.CONVOY_UNANSWERED, unit)
+        return Reason(Why.SUPPORT_UNANSWERED, unit, words=("hold" if node.kind == SUPPORT_HOLD else "make that move",))
     if i in resolver.paradox:
-        return f"{unit}: the convoy is part of a paradox and fails (Szykman rule)"
-    return f"{unit} was dislodged and its convoy disrupted"
+        return Reason(Why.CONVOY_IN_PARADOX, unit)
+    return Reason(Why.CONVOY_FLEET_DISLODGED, unit)
 
 
-def _bounce_reason(resolver: MovementResolver, i: int) -> str:
+def _bounce_reason(resolver: MovementResolver, i: int) -> Reason:
     node = resolver.nodes[i]
     attack = resolver.attack_strength(i)
     opponent = resolver.head_to_head_opponent(i)
@@ -526,28 +564,30 @@ def _bounce_reason(resolver: MovementResolver, i: int) -> str:
     if attack == 0:
         j = resolver.at.get(node.target)
         if j is not None and nodes[j].unit.power == node.unit.power:
-            return f"bounced: {node.unit} may not dislodge its own {nodes[j].unit}"
+            return Reason(Why.BOUNCED_OWN_UNIT, node.unit, (nodes[j].unit,))
     if opponent is not None:
         defend = resolver.defend_strength(opponent)
         if attack <= defend:
-            return f"bounced: {attack} against {defend} in a head-to-head battle with {nodes[opponent].unit} - {node.province}"
+            return Reason(
+                Why.BOUNCED_HEAD_TO_HEAD, node.unit, (nodes[opponent].unit,), (node.province,), (attack, defend)
+            )
     else:
         hold = resolver.hold_strength(node.target)
         if attack <= hold:
             j = resolver.at[node.target]
-            return f"bounced: {attack} against {hold} held by {nodes[j].unit}"
+            return Reason(Why.BOUNCED_HELD, node.unit, (nodes[j].unit,), (node.target,), (attack, hold))
     for r in resolver.moves_into[node.target]:
         if r != i:
             prevent = resolver.prevent_strength(r)
             if attack <= prevent:
-                return f"bounced: {attack} against {prevent} with {nodes[r].unit} - {node.target}"
-    return "bounced"
+                return Reason(Why.BOUNCED_PREVENTED, node.unit, (nodes[r].unit,), (node.target,), (attack, prevent))
+    return Reason(Why.BOUNCED, node.unit)
 
 
-def _cut_reason(resolver: MovementResolver, i: int) -> str:
+def _cut_reason(resolver: MovementResolver, i: int) -> Reason:
     node = resolver.nodes[i]
     for r in resolver.moves_into.get(node.province, ()):
         mover = resolver.nodes[r]
         if mover.unit.power != node.unit.power and (mover.province != node.target or resolver.result[r]):
-            return f"support cut by {mover.unit} - {node.province}"
-    return "support cut"
+            return Reason(Why.CUT_BY, node.unit, (mover.unit,), (node.province,))
+    return Reason(Why.CUT, node.unit)

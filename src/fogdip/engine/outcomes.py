@@ -9,41 +9,72 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import NamedTuple
 
 from fogdip.engine.orders import Order
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 
-#: Machine-readable outcomes. Each order gets exactly one.
-OUTCOMES = (
-    "held",
-    "moved",
-    "bounced",
-    "no-path",
-    "supported",
-    "cut",
-    "void",
-    "convoyed",
-    "convoy-unused",
-    "disrupted",
-    "illegal",
-    "retreated",
-    "disbanded",
-    "built",
-    "waived",
-    "removed",
-    "failed",
+
+class Outcome(StrEnum):
+    """What came of an order: each order gets exactly one. (A ``str``: ``Outcome.MOVED ==
+    "moved"``, and the value is what documents carry.)"""
+
+    HELD = "held"
+    MOVED = "moved"
+    BOUNCED = "bounced"
+    NO_PATH = "no-path"
+    SUPPORTED = "supported"
+    CUT = "cut"
+    VOID = "void"
+    CONVOYED = "convoyed"
+    CONVOY_UNUSED = "convoy-unused"
+    DISRUPTED = "disrupted"
+    ILLEGAL = "illegal"
+    RETREATED = "retreated"
+    DISBANDED = "disbanded"
+    BUILT = "built"
+    WAIVED = "waived"
+    REMOVED = "removed"
+    FAILED = "failed"
+
+    @property
+    def succeeded(self) -> bool:
+        """Whether the order was carried out (a support given, a convoy carrying its army...)."""
+        return self in _SUCCEEDED
+
+
+_SUCCEEDED = frozenset(
+    {
+        Outcome.HELD,
+        Outcome.MOVED,
+        Outcome.SUPPORTED,
+        Outcome.CONVOYED,
+        Outcome.RETREATED,
+        Outcome.DISBANDED,
+        Outcome.BUILT,
+        Outcome.WAIVED,
+        Outcome.REMOVED,
+    }
 )
+
+#: Every outcome's value, in the order of :class:`Outcome`.
+OUTCOMES = tuple(outcome.value for outcome in Outcome)
 
 
 class OrderResult(NamedTuple):
     """One unit's order and what came of it.
 
+    ``order`` is the order as the engine read it (normalised when legal); ``written`` the
+    order as its power wrote it (parsed), and ``text`` its line; ``conflicts`` the other
+    orders given to the same unit, if it was given more than one (DATC 4.D.3: then it holds).
     ``results`` uses the MILA words (``bounce``, ``cut``, ``dislodged``, ``void``,
-    ``no convoy``, ``disrupted``, ``disband``; empty means success). ``outcome`` is one of
-    :data:`OUTCOMES`; ``reason`` says why in words a player can read.
+    ``no convoy``, ``disrupted``, ``disband``; empty means success). ``outcome`` is an
+    :class:`Outcome`; ``reason`` says why, as a :class:`~fogdip.engine.reasons.Reason`
+    (``None`` where reasons were not asked for: ``adjudicate(explain=False)``).
     """
 
     power: str
@@ -52,24 +83,16 @@ class OrderResult(NamedTuple):
     text: str
     legal: bool
     defaulted: bool
-    outcome: str
+    outcome: Outcome
     results: tuple[str, ...]
-    reason: str
+    reason: Reason | None
     dislodged_by: str | None = None
+    written: Order | None = None
+    conflicts: tuple[Order, ...] = ()
 
     @property
     def succeeded(self) -> bool:
-        return self.outcome in (
-            "held",
-            "moved",
-            "supported",
-            "convoyed",
-            "retreated",
-            "disbanded",
-            "built",
-            "waived",
-            "removed",
-        )
+        return self.outcome in _SUCCEEDED
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +101,12 @@ class RejectedOrder:
 
     power: str
     text: str
-    reason: str
+    reason: Reason
+
+    @classmethod
+    def refused(cls, power: str, text: str, words: str) -> RejectedOrder:
+        """An order a variant's own rules refuse, with their words."""
+        return cls(power, text, Reason(Why.REFUSED, words=(words,)))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ a province, so the positions that follow are the same under both.
 from __future__ import annotations
 
 from fogdip.engine.orders import Disband, Order, Retreat, UnitRef
-from fogdip.engine.outcomes import OrderResult
+from fogdip.engine.outcomes import OrderResult, Outcome
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.engine.validate import CheckedOrder
@@ -40,37 +41,40 @@ def resolve_retreats(
         text = entry.text if entry is not None else ""
         legal = entry is None or entry.legal
         words: tuple[str, ...]
+        reason: Reason
         if entry is not None and not entry.legal:
-            outcome, words, reason = "illegal", ("void", "disband"), f"{entry.reason}; {unit} is disbanded"
+            assert entry.reason is not None
+            outcome, words = Outcome.ILLEGAL, ("void", "disband")
+            reason = entry.reason.then(Reason(Why.DISBANDED_AFTER_ILLEGAL, unit))
         elif isinstance(order, Retreat):
             target = board.province_of(order.target)
             rivals = wanted.get(target, ())
             if province not in rivals:
-                outcome, words = "bounced", _BOUNCE_DISBAND
-                reason = f"{unit} cannot retreat to {order.target}: {_blocked(state, dislodged.attacker_from, target)}; it is disbanded"
+                outcome, words = Outcome.BOUNCED, _BOUNCE_DISBAND
+                reason = _blocked(state, unit, order.target, dislodged.attacker_from)
             elif len(rivals) > 1:
-                others = ", ".join(str(state.dislodged[p].unit) for p in rivals if p != province)
-                outcome, words, reason = (
-                    "bounced",
-                    _BOUNCE_DISBAND,
-                    f"{unit} met {others} retreating to {target}; both disband",
-                )
+                others = tuple(state.dislodged[p].unit for p in rivals if p != province)
+                outcome, words = Outcome.BOUNCED, _BOUNCE_DISBAND
+                reason = Reason(Why.RETREAT_MET, unit, others, (target,))
             else:
-                outcome, words, reason = "retreated", (), f"{unit} retreated to {order.target}"
+                outcome, words = Outcome.RETREATED, ()
+                reason = Reason(Why.RETREATED, unit, places=(order.target,))
                 units[target] = Unit(unit.power, unit.kind, order.target)
                 moves[province] = order.target
         else:
-            outcome, words = "disbanded", ("disband",)
-            reason = f"{unit} disbanded" if entry is not None else f"{unit} had no retreat order and is disbanded"
-        results.append(OrderResult(unit.power, unit, order, text, legal, entry is None, outcome, words, reason))
+            outcome, words = Outcome.DISBANDED, ("disband",)
+            reason = Reason(Why.DISBANDED if entry is not None else Why.DISBANDED_WITHOUT_ORDER, unit)
+        written = entry.written if entry is not None else None
+        results.append(
+            OrderResult(unit.power, unit, order, text, legal, entry is None, outcome, words, reason, None, written)
+        )
     return results, units, moves
 
 
-def _blocked(state: GameState, attacker_from: str | None, target: str) -> str:
-    """Why a retreat target is not free (for the judge: it names what stands there)."""
-    occupant = state.units.get(target)
+def _blocked(state: GameState, unit: Unit, target: str, attacker_from: str | None) -> Reason:
+    """Why a retreat's place is not free (for the judge: it names what stands there)."""
+    province = state.board.province_of(target)
+    occupant = state.units.get(province)
     if occupant is not None:
-        return f"{occupant} stands there"
-    if target == attacker_from:
-        return "the attack came from there"
-    return "it was left empty by a stand-off"
+        return Reason(Why.RETREAT_BLOCKED, unit, (occupant,), (target,))
+    return Reason(Why.RETREAT_BLOCKED, unit, places=(target,), words=("origin",) if province == attacker_from else ())

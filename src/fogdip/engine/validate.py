@@ -19,7 +19,7 @@ other unit decides whether an order is legal, nor how it is normalised, nor its 
 >>> from fogdip.engine.orders import Move, UnitRef
 >>> state = GameState.initial().with_changes(units={"BRE": Unit("FRANCE", "A", "BRE")})
 >>> move = Move(UnitRef("A", "BRE"), "LON")
->>> OrderChecker(state, get_rules()).check("FRANCE", move).reason
+>>> str(OrderChecker(state, get_rules()).check("FRANCE", move).reason)
 'A BRE cannot reach LON: not adjacent, and no chain of fleets could convoy it'
 >>> str(OrderChecker(state, get_rules().with_options(legality="map")).check("FRANCE", move).order)
 'A BRE - LON VIA'
@@ -46,26 +46,35 @@ from fogdip.engine.orders import (
     UnitRef,
     Waive,
 )
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 
-_KIND_NAMES = {"A": "an army", "F": "a fleet"}
-
 
 class CheckedOrder(NamedTuple):
-    """An order after checking: ``order`` is normalised when legal, as written otherwise."""
+    """An order after checking: ``order`` is normalised when legal, as written otherwise;
+    ``written`` is the order as its power wrote it (parsed), ``text`` its line."""
 
     power: str
     text: str
     order: Order
     unit: Unit | None
     legal: bool
-    reason: str = ""
+    reason: Reason | None = None
+    written: Order | None = None
+    conflicts: tuple[Order, ...] = ()
 
 
 class _Illegal(Exception):
-    pass
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+def _reject(why: Why, power: str, places: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> OrderRejected:
+    reason = Reason(why, power=power, places=places, words=words)
+    return OrderRejected(str(reason), cause=reason)
 
 
 class OrderChecker:
@@ -93,9 +102,7 @@ class OrderChecker:
 
         if isinstance(order, Waive):
             if kind != "A":
-                raise OrderRejected(
-                    f"WAIVE is an adjustment order; {self.phase} is a {self.state.phase.long_name.split()[-1]} phase"
-                )
+                raise _reject(Why.WAIVE_OUT_OF_PHASE, power, words=(self.phase, self.state.phase.long_name.split()[-1]))
             return self._adjustment(power, order, written)
         if kind == "M":
             unit = self._own_unit(power, order.unit, self.state.units)
@@ -110,15 +117,14 @@ class OrderChecker:
         try:
             normalised = check(unit, order)  # type: ignore[operator]
         except _Illegal as exc:
-            return CheckedOrder(power, written, order, unit, False, str(exc))
-        return CheckedOrder(power, written, normalised, unit, True)
+            return CheckedOrder(power, written, order, unit, False, exc.reason, order)
+        return CheckedOrder(power, written, normalised, unit, True, None, order)
 
     def _own_unit(self, power: str, ref: UnitRef, units: Mapping[str, Unit], retreat: bool = False) -> Unit:
         province = self.board.province_of(ref.location)
         unit = units.get(province)
         if unit is None or unit.power != power:
-            what = "dislodged unit" if retreat else "unit"
-            raise OrderRejected(f"{power} has no {what} in {province}")
+            raise _reject(Why.NO_SUCH_DISLODGED_UNIT if retreat else Why.NO_SUCH_UNIT, power, (province,))
         return unit
 
     # --- movement ----------------------------------------------------------------------------
@@ -145,7 +151,7 @@ class OrderChecker:
             assert isinstance(order, SupportHold)
             supported = self._other_unit(order.supported, unit)
             if supported.province not in self.board.reachable_provinces(unit.kind, unit.location):
-                raise _Illegal(f"{unit} cannot reach {supported.province}, so it cannot support a unit there")
+                raise _Illegal(Reason(Why.CANNOT_SUPPORT_HOLD_THERE, unit, places=(supported.province,)))
             if ref is written and order.supported == (supported.kind, supported.location):
                 return order
             return SupportHold(ref, UnitRef(supported.kind, supported.location))
@@ -155,42 +161,38 @@ class OrderChecker:
         if kind == "convoy":
             assert isinstance(order, Convoy)
             return self._convoy(unit, ref, order)
-        raise _Illegal(
-            f"{order.kind} orders belong to another phase; {self.phase} is a movement phase: use H, -, S or C"
-        )
+        raise _Illegal(Reason(Why.NOT_A_MOVEMENT_ORDER, unit, words=(order.kind, self.phase)))
 
     def _check_designation(self, unit: Unit, ref: UnitRef) -> None:
         if ref.kind is not None and ref.kind != unit.kind:
-            raise _Illegal(
-                f"wrong unit type: the unit in {unit.province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}"
-            )
+            raise _Illegal(Reason(Why.WRONG_UNIT_TYPE, unit))
 
     def _other_unit(self, ref: UnitRef, supporter: Unit) -> Unit | UnitRef:
         """The unit a support names: the one standing there, or, judged by the map alone, the
         place as written (whatever stands there, if anything, is not asked)."""
         province = self.board.province_of(ref.location)
         if province == supporter.province:
-            raise _Illegal(f"{supporter} cannot support itself")
+            raise _Illegal(Reason(Why.SUPPORTS_ITSELF, supporter))
         if self.by_map:
             return ref
         other = self.state.units.get(province)
         if other is None:
-            raise _Illegal(f"there is no unit in {province}")
+            raise _Illegal(Reason(Why.NO_UNIT_THERE, supporter, places=(province,)))
         return other
 
     def _move_target(self, unit: Unit, written: str, via: bool) -> tuple[str, bool]:
         board = self.board
         province = board.province_of(written)
         if not board.provinces[province].passable:
-            raise _Illegal(f"{board.provinces[province].name} is impassable")
+            raise _Illegal(Reason(Why.IMPASSABLE, unit, places=(province,), words=(board.provinces[province].name,)))
         if province == unit.province:
-            raise _Illegal(f"{unit} cannot move to the province it is in")
+            raise _Illegal(Reason(Why.MOVE_TO_OWN_PROVINCE, unit))
         if unit.kind == "F":
             if via:
-                raise _Illegal("only armies can be convoyed; remove VIA")
+                raise _Illegal(Reason(Why.FLEET_VIA, unit))
             return self.fleet_destination(unit.location, written), False
         if board.provinces[province].terrain == "sea":
-            raise _Illegal(f"an army cannot move to {board.provinces[province].name}, a sea")
+            raise _Illegal(Reason(Why.ARMY_TO_SEA, unit, places=(province,), words=(board.provinces[province].name,)))
         adjacent = province in board.army_targets(unit.location)
         if adjacent and not via:
             return province, False
@@ -199,9 +201,8 @@ class OrderChecker:
         if adjacent and self.rules.via_convoy_falls_back_to_land:
             return province, True
         carriers = "seas" if self.by_map else "fleets"
-        if adjacent:
-            raise _Illegal(f"no chain of {carriers} could convoy {unit} to {province}; drop VIA to move over land")
-        raise _Illegal(f"{unit} cannot reach {province}: not adjacent, and no chain of {carriers} could convoy it")
+        why = Why.NO_ROUTE_FOR_VIA if adjacent else Why.UNREACHABLE
+        raise _Illegal(Reason(why, unit, places=(province,), words=(carriers,)))
 
     def fleet_destination(self, location: str, written: str) -> str:
         """The exact location a fleet on ``location`` moves to when ordered to ``written``."""
@@ -211,17 +212,17 @@ class OrderChecker:
         coasts = board.coasts(province)
         if coasts and written in coasts:
             if written not in reachable:
-                raise _Illegal(f"F {location} cannot reach {written}")
+                raise _Illegal(Reason(Why.FLEET_CANNOT_REACH, places=(location, written)))
             return written
         if coasts:
-            options = [c for c in coasts if c in reachable]
+            options = tuple(c for c in coasts if c in reachable)
             if len(options) == 1:
                 return options[0]
             if options:
-                raise _Illegal(f"name the coast: {' or '.join(options)}")
-            raise _Illegal(f"F {location} cannot reach {province}")
+                raise _Illegal(Reason(Why.NAME_THE_COAST, places=options))
+            raise _Illegal(Reason(Why.FLEET_CANNOT_REACH, places=(location, province)))
         if province not in reachable:
-            raise _Illegal(f"F {location} cannot reach {province}")
+            raise _Illegal(Reason(Why.FLEET_CANNOT_REACH, places=(location, province)))
         return province
 
     def _support_move(self, unit: Unit, ref: UnitRef, order: SupportMove) -> Order:
@@ -229,11 +230,11 @@ class OrderChecker:
         supported = self._other_unit(order.supported, unit)
         target = board.province_of(order.target)
         if target == unit.province:
-            raise _Illegal(f"{unit} cannot support a move into its own province")
+            raise _Illegal(Reason(Why.SUPPORT_INTO_OWN_PROVINCE, unit))
         if target not in board.reachable_provinces(unit.kind, unit.location):
-            raise _Illegal(f"{unit} cannot reach {target}, so it cannot support a move there")
+            raise _Illegal(Reason(Why.CANNOT_SUPPORT_MOVE_THERE, unit, places=(target,)))
         if target == supported.province:
-            raise _Illegal(f"{supported.province} - {target} is not a move")
+            raise _Illegal(Reason(Why.NOT_A_MOVE, unit, places=(supported.province, target)))
         # DATC 4.B.4: a coast named for the move must be one the supported fleet can reach.
         coast = order.target if order.target in board.coasts(target) and self.rules.support_coast_must_match else None
         # Judged by the map alone, the supported unit is whatever could stand where the order
@@ -241,9 +242,11 @@ class OrderChecker:
         # could make the move.
         if self.by_map:
             if not any(self._could_move(c, target, coast, unit) for c in _standing(board, supported.province)):
-                raise _Illegal(f"no unit in {supported.province} could reach {coast or target}")
+                raise _Illegal(Reason(Why.NO_UNIT_COULD_REACH, unit, places=(supported.province, coast or target)))
         elif not self._could_move(supported, target, coast, unit):
-            raise _Illegal(f"the unit in {supported.province} cannot reach {coast or target}")
+            raise _Illegal(
+                Reason(Why.SUPPORTED_CANNOT_REACH, unit, (supported,), places=(supported.province, coast or target))
+            )
         keep_coast = coast is not None and (self.by_map or supported.kind == "F")
         written_target = order.target if keep_coast else target
         named = (supported.kind, supported.location)
@@ -267,9 +270,9 @@ class OrderChecker:
     def _convoy(self, unit: Unit, ref: UnitRef, order: Convoy) -> Order:
         board = self.board
         if unit.kind != "F":
-            raise _Illegal("only fleets can convoy")
+            raise _Illegal(Reason(Why.ONLY_FLEETS_CONVOY, unit))
         if unit.province not in self.convoyers:
-            raise _Illegal(f"a fleet in {board.provinces[unit.province].name} cannot convoy: only fleets at sea can")
+            raise _Illegal(Reason(Why.CONVOY_NOT_AT_SEA, unit, words=(board.provinces[unit.province].name,)))
         origin = board.province_of(order.army.location)
         if self.by_map:
             # The army is named by its place; whatever stands there is not asked.
@@ -277,19 +280,17 @@ class OrderChecker:
         else:
             found = self.state.units.get(origin)
             if found is None:
-                raise _Illegal(f"there is no unit in {origin}")
+                raise _Illegal(Reason(Why.NO_UNIT_THERE, unit, places=(origin,)))
             if found.kind != "A":
-                raise _Illegal("only armies can be convoyed")
+                raise _Illegal(Reason(Why.ONLY_ARMIES_CONVOYED, unit, (found,)))
             army = UnitRef("A", found.location)
         target = board.province_of(order.target)
         if board.provinces[target].terrain != "coast" or target == origin:
-            raise _Illegal(f"an army cannot be convoyed from {origin} to {target}")
+            raise _Illegal(Reason(Why.CANNOT_BE_CONVOYED, unit, places=(origin, target)))
         necessary = self.rules.convoy_fleet_must_be_needed
         if not fleet_on_route(board, self.convoyers, origin, target, unit.province, necessary=necessary):
             carriers = "seas" if self.by_map else "fleets"
-            raise _Illegal(
-                f"{unit} is not on any chain of {carriers} that could convoy an army from {origin} to {target}"
-            )
+            raise _Illegal(Reason(Why.NOT_ON_A_ROUTE, unit, places=(origin, target), words=(carriers,)))
         return Convoy(ref, army, target)
 
     # --- retreats ----------------------------------------------------------------------------
@@ -303,7 +304,7 @@ class OrderChecker:
             if isinstance(order, Move):
                 order = Retreat(order.unit, order.target)
             else:
-                raise _Illegal(f"{self.phase} is a retreat phase: a dislodged unit may only retreat (R) or disband (D)")
+                raise _Illegal(Reason(Why.NOT_A_RETREAT_ORDER, unit, words=(self.phase,)))
         province = self.board.province_of(order.target)
         if unit.kind == "F":
             try:
@@ -316,12 +317,11 @@ class OrderChecker:
             # Anywhere the unit could move: whether the place is free is found out when the
             # retreat is carried out (a retreat there fails like a bounce).
             if target == unit.location or target not in self.board.targets(unit.kind, unit.location):
-                raise _Illegal(f"{unit} cannot retreat to {order.target}: it is not one move away")
+                raise _Illegal(Reason(Why.RETREAT_OUT_OF_REACH, unit, places=(order.target,)))
             return Retreat(ref, target)
         options = self.state.dislodged[unit.province].retreats
         if target not in options:
-            listed = ", ".join(options) if options else "none: it must disband"
-            raise _Illegal(f"{unit} cannot retreat to {order.target}; it may retreat to {listed}")
+            raise _Illegal(Reason(Why.RETREAT_NOT_AN_OPTION, unit, places=(order.target, *options)))
         return Retreat(ref, target)
 
     # --- adjustments -------------------------------------------------------------------------
@@ -329,39 +329,44 @@ class OrderChecker:
     def _adjustment(self, power: str, order: Order, written: str) -> CheckedOrder:
         if isinstance(order, Waive):
             if self.state.adjustment(power) <= 0:
-                return CheckedOrder(power, written, order, None, False, f"{power} has no build to waive")
-            return CheckedOrder(power, written, order, None, True)
+                return CheckedOrder(
+                    power, written, order, None, False, Reason(Why.NO_BUILD_TO_WAIVE, power=power), order
+                )
+            return CheckedOrder(power, written, order, None, True, None, order)
         if isinstance(order, Disband):
             unit = self._own_unit(power, order.unit, self.state.units)
             try:
                 self._check_designation(unit, order.unit)
             except _Illegal as exc:
-                return CheckedOrder(power, written, order, unit, False, str(exc))
+                return CheckedOrder(power, written, order, unit, False, exc.reason, order)
             if self.state.adjustment(power) >= 0:
-                return CheckedOrder(power, written, order, unit, False, f"{power} has no unit to remove")
-            return CheckedOrder(power, written, Disband(UnitRef(unit.kind, unit.location)), unit, True)
+                return CheckedOrder(
+                    power, written, order, unit, False, Reason(Why.NO_REMOVAL_DUE, unit, power=power), order
+                )
+            return CheckedOrder(power, written, Disband(UnitRef(unit.kind, unit.location)), unit, True, None, order)
         if isinstance(order, Build):
             try:
                 unit = self._build(power, order.unit)
             except _Illegal as exc:
-                return CheckedOrder(power, written, order, None, False, str(exc))
-            return CheckedOrder(power, written, Build(UnitRef(unit.kind, unit.location)), unit, True)
-        raise OrderRejected(f"{self.phase} is an adjustment phase: order builds (B), disbands (D) or WAIVE")
+                return CheckedOrder(power, written, order, None, False, exc.reason, order)
+            return CheckedOrder(power, written, Build(UnitRef(unit.kind, unit.location)), unit, True, None, order)
+        raise _reject(Why.NOT_AN_ADJUSTMENT, power, words=(self.phase,))
 
     def _build(self, power: str, ref: UnitRef) -> Unit:
         board = self.board
         province = board.province_of(ref.location)
         if self.state.adjustment(power) <= 0:
-            raise _Illegal(f"{power} has no builds this winter")
+            raise _Illegal(Reason(Why.NO_BUILDS, power=power))
         if province not in self.state.homes.get(power, ()):
-            raise _Illegal(f"{province} is not a home centre of {power}")
+            raise _Illegal(Reason(Why.NOT_A_HOME_CENTRE, power=power, places=(province,)))
         if self.state.centers.get(province) != power:
-            raise _Illegal(f"{power} does not own {province}")
+            raise _Illegal(Reason(Why.CENTRE_NOT_OWNED, power=power, places=(province,)))
         occupant = self.state.units.get(province)
         if occupant is not None and (occupant.power == power or not self.by_map):
             # By the map alone only one's own units are asked about (a foreign unit never
             # stands on a centre one owns in Winter; if it did, the build would fail).
-            raise _Illegal(f"{province} already has one of your units" if self.by_map else f"{province} is occupied")
+            why = Why.CENTRE_HOLDS_OWN_UNIT if self.by_map else Why.CENTRE_OCCUPIED
+            raise _Illegal(Reason(why, power=power, places=(province,)))
         kind = ref.kind
         coasts = board.coasts(province)
         location = ref.location if ref.location in coasts else province
@@ -372,13 +377,20 @@ class OrderChecker:
             elif location in coasts:
                 kind = "F"
             else:
-                raise _Illegal(f"say which unit to build in {province}: A {province} or F {province}")
+                raise _Illegal(Reason(Why.NAME_THE_UNIT_TO_BUILD, power=power, places=(province,)))
         if kind == "A":
             location = province
         elif coasts and location not in coasts:
-            raise _Illegal(f"name the coast for a fleet in {province}: {' or '.join(coasts)}")
+            raise _Illegal(Reason(Why.NAME_THE_COAST_TO_BUILD, power=power, places=(province, *coasts)))
         if not board.can_hold(kind, location):
-            raise _Illegal(f"{_KIND_NAMES[kind]} cannot be built in {board.provinces[province].name}")
+            raise _Illegal(
+                Reason(
+                    Why.CANNOT_BUILD_THERE,
+                    power=power,
+                    places=(province,),
+                    words=(kind, board.provinces[province].name),
+                )
+            )
         return Unit(power, kind, location)
 
 

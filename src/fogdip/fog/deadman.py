@@ -108,7 +108,7 @@ def outcome(result: OrderResult, level: ResultLevel, resolution: Resolution) -> 
     ...     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}})
     >>> record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, by_map)
     >>> held = record.result_of("BUR")
-    >>> held.outcome, outcome(held, "full", record), outcome(held, "success", record)
+    >>> str(held.outcome), outcome(held, "full", record), outcome(held, "success", record)
     ('held', ('dislodged',), ('fails',))
     """
     if level == "success" and "dislodged" in result.results:

@@ -197,7 +197,7 @@ def rejected_notice(rejected: RejectedOrder, what: str = "Order") -> Notice:
         "rejected",
         f"{what} {rejected.text!r} was not accepted: {rejected.reason}",
         order=rejected.text,
-        reason=rejected.reason,
+        reason=str(rejected.reason),
     )
 
 

@@ -326,8 +326,8 @@ def _text(result: OrderResult, known: Callable[[str], bool] | None) -> str:
     """:func:`masked_text`; ``known`` ``None`` knows everything (:func:`full_text`), without
     asking about each province."""
     order, unit = result.order, result.unit
-    if not result.legal and "; " in result.text:
-        return "; ".join(sorted(result.text.split("; ")))
+    if result.conflicts:
+        return "; ".join(sorted(str(given) for given in (result.written or order, *result.conflicts)))
     if isinstance(order, Waive) or unit is None:
         return str(order)
     head = f"{unit.kind} {_place(unit.location, known)}"

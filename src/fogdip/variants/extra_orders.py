@@ -135,9 +135,9 @@ class MovementExtras:
                     else:
                         filed.append(_check(state, power, text, order, options))
                 except InvalidOrder as exc:
-                    plan.rejected.append(RejectedOrder(power, text, exc.reason))
+                    plan.rejected.append(RejectedOrder.refused(power, text, exc.reason))
                 except OrderRejected as exc:
-                    plan.rejected.append(RejectedOrder(power, text, exc.reason))
+                    plan.rejected.append(RejectedOrder.refused(power, text, exc.reason))
             engine[power] = _settle(state, power, normal, filed, options, usage, plan)
         return cls(options, {"plan": plan}), engine, list(plan.rejected)
 
@@ -289,7 +289,7 @@ def _settle(
                 plan.peeks.append(item)
             elif item.order != peek.order:
                 plan.rejected.append(
-                    RejectedOrder(
+                    RejectedOrder.refused(
                         power,
                         item.text,
                         f"only one peek-a-sneak per season: {str(peek.order)!r} is already given",
@@ -303,7 +303,7 @@ def _settle(
         if isinstance(item.order, Espionage):
             refusal = _espionage_limit(power, plan, usage, options)
             if refusal is not None:
-                plan.rejected.append(RejectedOrder(power, item.text, refusal))
+                plan.rejected.append(RejectedOrder.refused(power, item.text, refusal))
                 continue
             plan.espionage_used[power] = plan.espionage_used.get(power, 0) + 1
         same_unit.append(item)

@@ -75,7 +75,7 @@ def _check_line(
         if kind == "M" and (options.espionage or options.peek or options.disband_in_movement):
             _extras, remaining, refused = MovementExtras.collect(state, {power: [text]}, options, position.usage)
             if refused:
-                return refused[0].reason
+                return str(refused[0].reason)
             if not remaining.get(power):
                 return None
             text = remaining[power][0]
@@ -85,6 +85,6 @@ def _check_line(
         # The engine's own check, by the variant's rules: in a fog game they judge by the map
         # alone, so no reason tells of a foreign unit.
         checked = OrderChecker(state, variant.rules).check(power, order, text)
-        return None if checked.legal else checked.reason
+        return None if checked.legal else str(checked.reason)
     except FogdipError as exc:
         return exc.reason

@@ -213,7 +213,7 @@ class Variant:
                 try:
                     check_filed_line(text, position.state, power, self.options, self.sight(position, power))
                 except FogdipError as exc:
-                    refused.append(RejectedOrder(power, text, exc.reason))
+                    refused.append(RejectedOrder.refused(power, text, exc.reason))
                     continue
                 kept[power].append(text)
         return kept, refused
@@ -324,7 +324,9 @@ class Variant:
                     continue
                 except FogdipError as exc:
                     reason = exc.reason
-                    rejected.append(RejectedOrder(power, "; ".join(lines), f"{reason}; the default start is used"))
+                    rejected.append(
+                        RejectedOrder.refused(power, "; ".join(lines), f"{reason}; the default start is used")
+                    )
             choices[power] = setups.default_units(power, setup, state.board)
         started = setups.apply_setup(state, choices)
         name = position.name
