@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from fogdip.cli.main import DEMO_DOCUMENT, app
+from fogdip.cli.main import app, demo_document
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "mila_sample_game.json"
@@ -302,7 +302,7 @@ def test_demo() -> None:
 
 def test_demo_document_adjudicates() -> None:
     shown = run("demo", "--show-document")
-    assert json.loads(shown.stdout) == DEMO_DOCUMENT
+    assert json.loads(shown.stdout) == demo_document()
     result = json.loads(run("adjudicate", input=shown.stdout).stdout)
     assert result["results"]["A PAR"] == result["results"]["A MUN"] == ["bounce"]
     assert result["outcomes"]["F NTH"] == "convoyed"

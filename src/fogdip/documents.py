@@ -35,6 +35,7 @@ import dataclasses
 import re
 import typing
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from fogdip.engine.errors import FogdipError, InvalidPosition, MapError, PhaseError
@@ -56,11 +57,11 @@ __all__ = [
 
 #: Variant name to the map it is played on.
 #: Preset name to the map it is played on.
-VARIANTS: dict[str, str] = {name: options.map for name, options in PRESETS.items()}
+VARIANTS: Mapping[str, str] = MappingProxyType({name: options.map for name, options in PRESETS.items()})
 COMPLETED = "COMPLETED"
 
 _UNIT = re.compile(r"^(\*?)\s*([AF])\s+(\S.*?)\s*$")
-_KIND_WORDS = {"A": "an army", "F": "a fleet"}
+_KIND_WORDS = MappingProxyType({"A": "an army", "F": "a fleet"})
 Orders = dict[str, list[str]]
 
 

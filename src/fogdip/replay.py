@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from fogdip.documents import COMPLETED, state_from_document
@@ -46,7 +47,9 @@ __all__ = [
 #: Rule options that reproduce the Cicero game records (see docs/rules.md, "Replaying MILA
 #: records"): an army goes by sea to a neighbouring province only when ordered ``VIA``, and a
 #: dislodged unit with nowhere to go waits for a retreat phase, where it is disbanded.
-RECORD_OPTIONS: dict[str, object] = {"adjacent_convoy_intent": "explicit", "unretreatable": "retreat-phase"}
+RECORD_OPTIONS: Mapping[str, object] = MappingProxyType(
+    {"adjacent_convoy_intent": "explicit", "unretreatable": "retreat-phase"}
+)
 
 
 def record_rules(edition: str = "2000", *, compat: bool = True) -> Rules:

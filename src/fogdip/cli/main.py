@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated, Any, TextIO
 
 import typer
@@ -301,49 +302,55 @@ def random_game(
 
 # --- demo --------------------------------------------------------------------------------------
 
-DEMO_DOCUMENT: dict[str, Any] = {
-    "variant": "standard",
-    "rules": "2023",
-    "phase": "F1901M",
-    "units": {
-        "AUSTRIA": ["F ALB", "A SER", "A VIE"],
-        "ENGLAND": ["F NTH", "F NWG", "A YOR"],
-        "FRANCE": ["A PAR", "A MAR", "F MAO"],
-        "GERMANY": ["A MUN", "A RUH", "F DEN"],
-        "ITALY": ["F ION", "A APU", "A VEN"],
-        "RUSSIA": ["F BOT", "A UKR", "F SEV", "A WAR"],
-        "TURKEY": ["F BLA", "A BUL", "A CON"],
-    },
-    "centers": {
-        "AUSTRIA": ["BUD", "TRI", "VIE"],
-        "ENGLAND": ["EDI", "LON", "LVP"],
-        "FRANCE": ["BRE", "MAR", "PAR"],
-        "GERMANY": ["BER", "KIE", "MUN"],
-        "ITALY": ["NAP", "ROM", "VEN"],
-        "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
-        "TURKEY": ["ANK", "CON", "SMY"],
-    },
-    "orders": {
-        "AUSTRIA": ["F ALB - GRE", "A SER S F ALB - GRE", "A VIE - GAL"],
-        "ENGLAND": ["A YOR - NWY", "F NTH C A YOR - NWY", "F NWG S A YOR - NWY"],
-        "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F MAO - POR"],
-        "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "F DEN - SWE"],
-        "ITALY": ["A APU - TUN", "F ION C A APU - TUN", "A VEN H"],
-        "RUSSIA": ["F BOT - SWE", "A UKR - RUM", "F SEV S A UKR - RUM", "A WAR - GAL"],
-        "TURKEY": ["A BUL - GRE", "F BLA - BUD", "A CON H", "A SMY H"],
-    },
-}
 
-_OUTCOME_STYLE = {
-    "moved": "green",
-    "supported": "green",
-    "convoyed": "green",
-    "held": "green",
-    "bounced": "yellow",
-    "cut": "yellow",
-    "illegal": "red",
-    "void": "red",
-}
+def demo_document() -> dict[str, Any]:
+    """The demo's position and orders (a fresh document each time: callers may change it)."""
+    return {
+        "variant": "standard",
+        "rules": "2023",
+        "phase": "F1901M",
+        "units": {
+            "AUSTRIA": ["F ALB", "A SER", "A VIE"],
+            "ENGLAND": ["F NTH", "F NWG", "A YOR"],
+            "FRANCE": ["A PAR", "A MAR", "F MAO"],
+            "GERMANY": ["A MUN", "A RUH", "F DEN"],
+            "ITALY": ["F ION", "A APU", "A VEN"],
+            "RUSSIA": ["F BOT", "A UKR", "F SEV", "A WAR"],
+            "TURKEY": ["F BLA", "A BUL", "A CON"],
+        },
+        "centers": {
+            "AUSTRIA": ["BUD", "TRI", "VIE"],
+            "ENGLAND": ["EDI", "LON", "LVP"],
+            "FRANCE": ["BRE", "MAR", "PAR"],
+            "GERMANY": ["BER", "KIE", "MUN"],
+            "ITALY": ["NAP", "ROM", "VEN"],
+            "RUSSIA": ["MOS", "SEV", "STP", "WAR"],
+            "TURKEY": ["ANK", "CON", "SMY"],
+        },
+        "orders": {
+            "AUSTRIA": ["F ALB - GRE", "A SER S F ALB - GRE", "A VIE - GAL"],
+            "ENGLAND": ["A YOR - NWY", "F NTH C A YOR - NWY", "F NWG S A YOR - NWY"],
+            "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F MAO - POR"],
+            "GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR", "F DEN - SWE"],
+            "ITALY": ["A APU - TUN", "F ION C A APU - TUN", "A VEN H"],
+            "RUSSIA": ["F BOT - SWE", "A UKR - RUM", "F SEV S A UKR - RUM", "A WAR - GAL"],
+            "TURKEY": ["A BUL - GRE", "F BLA - BUD", "A CON H", "A SMY H"],
+        },
+    }
+
+
+_OUTCOME_STYLE = MappingProxyType(
+    {
+        "moved": "green",
+        "supported": "green",
+        "convoyed": "green",
+        "held": "green",
+        "bounced": "yellow",
+        "cut": "yellow",
+        "illegal": "red",
+        "void": "red",
+    }
+)
 
 
 @app.command()
@@ -362,10 +369,10 @@ def demo(
     order is shown with its result and the reason, then the position that follows.
     """
     if show_document:
-        write_json(DEMO_DOCUMENT, sys.stdout, pretty=True)
+        write_json(demo_document(), sys.stdout, pretty=True)
         return
     with errors():
-        state, rules, orders = state_from_document(DEMO_DOCUMENT)
+        state, rules, orders = state_from_document(demo_document())
         resolution = judge_phase(state, orders, rules)
         result = result_document(resolution, rules)
     console = Console(highlight=False)

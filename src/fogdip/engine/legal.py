@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from random import Random
+from typing import cast
 
 from fogdip.engine.convoys import route_exists
 from fogdip.engine.map import Map, UnitKind
@@ -134,14 +135,11 @@ def _build(ref: UnitRef, key: tuple[str | UnitRef, ...]) -> Order:
     return SupportMove(ref, other, str(key[2]))
 
 
-# Keyed by the map itself: maps come from get_map() and live as long as the process.
-_SITES: dict[Map, dict[str, _Site]] = {}
-
-
 def _site(board: Map, kind: UnitKind, location: str) -> _Site:
-    sites = _SITES.get(board)
+    # Kept with the map (``Map.memo``): a site depends on the map alone.
+    sites = cast("dict[str, _Site] | None", board.memo.get(_site))
     if sites is None:
-        sites = _SITES[board] = {}
+        sites = cast("dict[str, _Site]", board.memo.setdefault(_site, {}))
     site = sites.get(kind + location)
     if site is None:
         site = sites[kind + location] = _Site(board, kind, location)
@@ -364,9 +362,8 @@ class _Routes:
         self.into = tuple((t, (origin, t, True)) for t in targets if t not in adjacent)
 
 
-_ROUTES: dict[tuple[Map, str, frozenset[str], bool], _Routes | None] = {}
-# Routes depend on few fleets and recur from one position to the next; the cache is bounded
-# for long-running processes.
+# Routes depend on the map and few fleets, and recur from one position to the next: they are
+# kept with the map (``Map.memo``), and the store is bounded for long-running processes.
 _ROUTES_LIMIT = 50_000
 
 
@@ -387,13 +384,18 @@ def _convoy_routes(board: Map, convoyers: frozenset[str], origin: str, necessary
             if there in convoyers and there not in chain:
                 chain.add(there)
                 frontier.append(there)
-    key = (board, origin, frozenset(chain), necessary)
-    if key in _ROUTES:
-        return _ROUTES[key]
-    if len(_ROUTES) >= _ROUTES_LIMIT:
-        _ROUTES.clear()
+    routes = cast("dict[tuple[str, frozenset[str], bool], _Routes | None] | None", board.memo.get(_convoy_routes))
+    if routes is None:
+        routes = cast(
+            "dict[tuple[str, frozenset[str], bool], _Routes | None]", board.memo.setdefault(_convoy_routes, {})
+        )
+    key = (origin, frozenset(chain), necessary)
+    if key in routes:
+        return routes[key]
+    if len(routes) >= _ROUTES_LIMIT:
+        routes.clear()
     fleets = _search_routes(board, convoyers, origin, necessary)
-    found = _ROUTES[key] = _Routes(board, origin, fleets, convoyers) if fleets else None
+    found = routes[key] = _Routes(board, origin, fleets, convoyers) if fleets else None
     return found
 
 

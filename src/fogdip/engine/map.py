@@ -79,6 +79,9 @@ class Map:
     _fleet_province_reach: dict[str, frozenset[str]] = field(repr=False)
     neighbours: dict[str, frozenset[str]] = field(repr=False, default_factory=dict)
     _distance_cache: dict[tuple[str, ...], dict[str, int]] = field(repr=False, default_factory=dict)
+    #: Facts other layers work out from this map alone (the fog layer's sight geometry), kept
+    #: with it: a map never changes, so they hold while it lives.
+    memo: dict[object, object] = field(repr=False, default_factory=dict)
 
     # --- names -----------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ fogdip.engine.errors.InvalidOrder: cannot read order 'A PAR - XYZ': unknown prov
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from fogdip.engine.errors import InvalidOrder
 from fogdip.engine.map import Map, UnitKind
@@ -38,35 +40,37 @@ from fogdip.engine.orders import (
     Waive,
 )
 
-_KINDS: dict[str, UnitKind] = {"A": "A", "ARMY": "A", "F": "F", "FLEET": "F"}
-_VERBS = {
-    "H": "hold",
-    "HOLD": "hold",
-    "HOLDS": "hold",
-    "STAND": "hold",
-    "STANDS": "hold",
-    "-": "move",
-    "TO": "move",
-    "M": "move",
-    "MOVE": "move",
-    "MOVES": "move",
-    "S": "support",
-    "SUPPORT": "support",
-    "SUPPORTS": "support",
-    "C": "convoy",
-    "CONVOY": "convoy",
-    "CONVOYS": "convoy",
-    "R": "retreat",
-    "RETREAT": "retreat",
-    "RETREATS": "retreat",
-    "D": "disband",
-    "DISBAND": "disband",
-    "DISBANDS": "disband",
-    "B": "build",
-    "BUILD": "build",
-    "BUILDS": "build",
-}
-_COAST_WORDS = {"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
+_KINDS: Mapping[str, UnitKind] = MappingProxyType({"A": "A", "ARMY": "A", "F": "F", "FLEET": "F"})
+_VERBS = MappingProxyType(
+    {
+        "H": "hold",
+        "HOLD": "hold",
+        "HOLDS": "hold",
+        "STAND": "hold",
+        "STANDS": "hold",
+        "-": "move",
+        "TO": "move",
+        "M": "move",
+        "MOVE": "move",
+        "MOVES": "move",
+        "S": "support",
+        "SUPPORT": "support",
+        "SUPPORTS": "support",
+        "C": "convoy",
+        "CONVOY": "convoy",
+        "CONVOYS": "convoy",
+        "R": "retreat",
+        "RETREAT": "retreat",
+        "RETREATS": "retreat",
+        "D": "disband",
+        "DISBAND": "disband",
+        "DISBANDS": "disband",
+        "B": "build",
+        "BUILD": "build",
+        "BUILDS": "build",
+    }
+)
+_COAST_WORDS = MappingProxyType({"NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"})
 _PAREN_COAST = re.compile(r"\s*\(\s*(NORTH|SOUTH|EAST|WEST|N|S|E|W|NC|SC|EC|WC)\s*(?:COAST)?\s*\)")
 _WORD_COAST = re.compile(r"\s+(NORTH|SOUTH|EAST|WEST)\s+COAST\b")
 _SLASH_COAST = re.compile(r"\s*/\s*(NC|SC|EC|WC|N|S|E|W)\b")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import NamedTuple
 
 from fogdip.engine.orders import Order
@@ -140,6 +141,13 @@ class Resolution:
     @property
     def phase(self) -> str:
         return str(self.before.phase)
+
+    @cached_property
+    def memo(self) -> dict[object, object]:
+        """Facts other layers work out from this record alone (every power's observation
+        reads the same ones), kept with it: a record never changes, so they hold while it
+        lives, and no two games share them."""
+        return {}
 
     def result_of(self, province: str) -> OrderResult | None:
         for result in self.orders:

@@ -9,7 +9,9 @@ and the game options that change how orders are judged (legality by the map alon
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Literal
 
 from fogdip.engine.errors import FogdipError
@@ -81,24 +83,28 @@ class Rules:
         return self.legality == "map"
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "adjacent_convoy_intent": ("rulebook", "explicit"),
-    "civil_disorder": ("owned-distance", "home-distance"),
-    "legality": ("board", "map"),
-    "unretreatable": ("disband-at-once", "retreat-phase"),
-}
+_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "adjacent_convoy_intent": ("rulebook", "explicit"),
+        "civil_disorder": ("owned-distance", "home-distance"),
+        "legality": ("board", "map"),
+        "unretreatable": ("disband-at-once", "retreat-phase"),
+    }
+)
 
 
-EDITIONS: dict[str, Rules] = {
-    # DATC v3.1 preferred choices (2023 rulebook).
-    "2023": Rules(edition="2023"),
-    # DATC v2.4 preferred choices (2000 rulebook), as most web judges and MILA follow.
-    "2000": Rules(
-        edition="2000",
-        via_convoy_falls_back_to_land=True,
-        civil_disorder="home-distance",
-    ),
-}
+EDITIONS: Mapping[str, Rules] = MappingProxyType(
+    {
+        # DATC v3.1 preferred choices (2023 rulebook).
+        "2023": Rules(edition="2023"),
+        # DATC v2.4 preferred choices (2000 rulebook), as most web judges and MILA follow.
+        "2000": Rules(
+            edition="2000",
+            via_convoy_falls_back_to_land=True,
+            civil_disorder="home-distance",
+        ),
+    }
+)
 DEFAULT_EDITION = "2023"
 
 

@@ -93,6 +93,13 @@ class GameState:
         trusts these, for the power whose unit they command, and checks anything else."""
         return set()
 
+    @cached_property
+    def memo(self) -> dict[object, object]:
+        """Facts other layers work out from this position alone (the fog layer's units by
+        power, say), kept with it: a position never changes, so they hold while it lives, and
+        no two games share them."""
+        return {}
+
     def is_eliminated(self, power: str) -> bool:
         return (
             self.center_count(power) == 0

@@ -11,6 +11,7 @@ Phase('W', 1901, 'A')
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from fogdip.engine.errors import PhaseError
@@ -19,8 +20,8 @@ from fogdip.engine.map import UnitKind
 Season = Literal["S", "F", "W"]
 PhaseKind = Literal["M", "R", "A"]
 
-SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
-KIND_NAMES = {"M": "movement", "R": "retreats", "A": "adjustments"}
+SEASON_NAMES = MappingProxyType({"S": "Spring", "F": "Fall", "W": "Winter"})
+KIND_NAMES = MappingProxyType({"M": "movement", "R": "retreats", "A": "adjustments"})
 
 
 class Unit(NamedTuple):

@@ -9,6 +9,8 @@ seed. :func:`get_fog_rules` finds one by preset name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from fogdip.fog.deadman import DeadmanRules
@@ -21,10 +23,12 @@ from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules
 from fogdip.fog.sighting import SightingRules
 from fogdip.fog.standard import StandardRules
 
-FOG_RULES: dict[str, type[FogRules]] = {
-    rules.name: rules
-    for rules in (StandardRules, FogOfWarRules, SightingRules, DeadmanRules, DiplomyopiaRules, Fog1898Rules)
-}
+FOG_RULES: Mapping[str, type[FogRules]] = MappingProxyType(
+    {
+        rules.name: rules
+        for rules in (StandardRules, FogOfWarRules, SightingRules, DeadmanRules, DiplomyopiaRules, Fog1898Rules)
+    }
+)
 
 
 def get_fog_rules(name: str, **options: Any) -> FogRules:

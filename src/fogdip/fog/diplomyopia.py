@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import cast
 
 from fogdip.engine.map import Map
 from fogdip.engine.outcomes import Resolution
@@ -61,16 +62,14 @@ class DiplomyopiaRules(FogRules):
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         return union(unit_sight(state.board, unit, "any") for unit in own_units(state, power))
 
-    _last: tuple[Resolution, str, tuple[list[SeenOrder], list[Notice]]] | None = None
-
     def _combat(self, resolution: Resolution, power: str) -> tuple[list[SeenOrder], list[Notice]]:
-        # Worked out once per observation, for both hooks: one tuple, read and replaced whole.
-        last = self._last
-        if last is not None and last[0] is resolution and last[1] == power:
-            return last[2]
-        found = combat_vision(resolution, power) if resolution.before.phase.kind == "M" else ([], [])
-        self._last = (resolution, power, found)
-        return found
+        # Worked out once per observation for both hooks, and kept with the record.
+        key = (combat_vision, power)
+        found = resolution.memo.get(key)
+        if found is None:
+            made = combat_vision(resolution, power) if resolution.before.phase.kind == "M" else ([], [])
+            found = resolution.memo.setdefault(key, made)
+        return cast(tuple[list[SeenOrder], list[Notice]], found)
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         return own_orders(resolution, power) + self._combat(resolution, power)[0]

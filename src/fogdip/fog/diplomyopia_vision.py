@@ -32,7 +32,7 @@ from fogdip.engine.orders import Convoy, Move, Retreat, SupportHold, SupportMove
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, NoticeValue, SeenOrder
-from fogdip.fog.sight import Recent, fog_words, full_text, record_facts
+from fogdip.fog.sight import KeptOn, fog_words, full_text, record_facts
 
 #: Outcomes of a move that got to its target's border (a convoy, if any, carried it there).
 REACHED = ("moved", "bounced")
@@ -223,7 +223,7 @@ class Battle:
 
 
 #: The battles of the records observed last: every power's combat vision reads the same one.
-_battles: Recent[Resolution, Battle] = Recent(Battle)
+_battles: KeptOn[Resolution, Battle] = KeptOn(Battle)
 
 
 def is_move(result: OrderResult) -> bool:

@@ -38,7 +38,7 @@ from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.observation import UNKNOWN, Notice, SeenOrder
 from fogdip.fog.rules import FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import Recent, masked_text, province_sight, record_facts, state_facts, success_or_failure, union
+from fogdip.fog.sight import KeptOn, masked_text, province_sight, record_facts, state_facts, success_or_failure, union
 
 #: How much of an order a power sees: whether its origin and its target are shown.
 View: TypeAlias = tuple[bool, bool]
@@ -327,7 +327,7 @@ class _Record:
         return count
 
 
-_facts: Recent[Resolution, _Record] = Recent(_Record)
+_facts: KeptOn[Resolution, _Record] = KeptOn(_Record)
 
 
 def _tried(result: OrderResult, target: str) -> bool:

@@ -45,7 +45,7 @@ from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules, own_notices, own_orders
 from fogdip.fog.sight import (
-    Recent,
+    KeptOn,
     SightMode,
     full_text,
     own_units,
@@ -279,7 +279,7 @@ def _settle(resolution: Resolution) -> Resolution:
 
 #: The same settled record for every power's observation, so what is worked out from it once
 #: (:class:`_Record`) serves them all.
-_settled: Recent[Resolution, Resolution] = Recent(_settle)
+_settled: KeptOn[Resolution, Resolution] = KeptOn(_settle)
 
 
 class _Record:
@@ -306,7 +306,7 @@ class _Record:
         return seen
 
 
-_facts: Recent[Resolution, _Record] = Recent(_Record)
+_facts: KeptOn[Resolution, _Record] = KeptOn(_Record)
 
 
 def _involves(result: OrderResult) -> frozenset[str]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from fogdip.engine.errors import FogdipError
@@ -39,7 +40,7 @@ from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
-from fogdip.fog.sight import Recent, own_units, record_facts, state_facts
+from fogdip.fog.sight import KeptOn, own_units, record_facts, state_facts
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Events:
     notices: Mapping[str, tuple[Notice, ...]] = field(default_factory=dict)
 
 
-NO_EVENTS = Events()
+NO_EVENTS = Events(MappingProxyType({}), MappingProxyType({}), MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,7 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
     return {origin: {power: tuple(notices) for power, notices in by_power.items()} for origin, by_power in both.items()}
 
 
-_affairs: Recent[Resolution, dict[bool, dict[str, tuple[Notice, ...]]]] = Recent(_own_affairs)
+_affairs: KeptOn[Resolution, dict[bool, dict[str, tuple[Notice, ...]]]] = KeptOn(_own_affairs)
 
 
 def _unit_key(order: SeenOrder) -> str:

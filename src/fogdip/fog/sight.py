@@ -10,10 +10,9 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Hashable, Iterable
 from functools import cached_property
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar, cast
 
 from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
@@ -31,38 +30,37 @@ SightMode = Literal["movement", "any"]
 ResultLevel = Literal["full", "success", "none"]
 
 
-# --- caches ----------------------------------------------------------------------------------
+# --- facts kept with what they were made from ------------------------------------------------
 #
 # Every power's observation of a phase reads the same record, and every observation of a game
-# the same board, so what depends on those alone is worked out once and shared. A cache holds
-# the object it was computed from (not its ``id``, which a new object could reuse) and is
-# looked up by identity: maps, positions and records never change once made (they are frozen,
-# and their dicts are never mutated), so a fact computed from one holds while it lives.
+# the same board, so what depends on those alone is worked out once and kept on the object it
+# was made from (its ``memo``): maps, positions and records never change once made, so a fact
+# holds while its object lives, goes with it, and is never shared between two games.
 
-Key = TypeVar("Key")
+Owner = TypeVar("Owner", bound="HasMemo")
 Facts = TypeVar("Facts")
 
 
-class Recent(Generic[Key, Facts]):
-    """Facts about the last few objects asked about, made by ``make`` and kept by identity.
+class HasMemo(Protocol):
+    @property
+    def memo(self) -> dict[object, object]: ...
 
-    A turn observes a few records (a movement phase, its retreats, an adjustment) power after
-    power, so a handful is enough; older entries are dropped, newest first."""
 
-    def __init__(self, make: Callable[[Key], Facts], size: int = 8) -> None:
+class KeptOn(Generic[Owner, Facts]):
+    """Facts made by ``make`` from an owner (a map, a position, a record), kept in the
+    owner's ``memo`` under this object. It holds nothing itself."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[Owner], Facts]) -> None:
         self._make = make
-        self._size = size
-        self._items: list[tuple[Key, Facts]] = []
 
-    def __call__(self, source: Key) -> Facts:
-        items = self._items
-        for held, facts in items:
-            if held is source:
-                return facts
-        facts = self._make(source)
-        # A new list, swapped in whole, so a reader in another thread never sees it half made.
-        self._items = [(source, facts), *items[: self._size - 1]]
-        return facts
+    def __call__(self, source: Owner) -> Facts:
+        memo = source.memo
+        facts = memo.get(self)
+        if facts is None:
+            facts = memo.setdefault(self, self._make(source))
+        return cast(Facts, facts)
 
 
 class BoardFacts:
@@ -78,21 +76,8 @@ class BoardFacts:
         return frozenset(code for code, province in self.board.provinces.items() if province.passable)
 
 
-_BOARDS: weakref.WeakKeyDictionary[Map, BoardFacts] = weakref.WeakKeyDictionary()
-_last_board: BoardFacts | None = None
-
-
-def board_facts(board: Map) -> BoardFacts:
-    """The facts of ``board``. Maps are few and long-lived: they are kept while the map lives."""
-    global _last_board
-    last = _last_board
-    if last is not None and last.board is board:
-        return last
-    facts = _BOARDS.get(board)
-    if facts is None:
-        facts = _BOARDS[board] = BoardFacts(board)
-    _last_board = facts
-    return facts
+#: The facts of a map, kept on it.
+board_facts: KeptOn[Map, BoardFacts] = KeptOn(BoardFacts)
 
 
 class RecordFacts:
@@ -150,8 +135,8 @@ class RecordFacts:
         return self.by_province.get(province)
 
 
-#: The facts of the records observed last.
-record_facts: Recent[Resolution, RecordFacts] = Recent(RecordFacts)
+#: The facts of a record, kept on it.
+record_facts: KeptOn[Resolution, RecordFacts] = KeptOn(RecordFacts)
 
 
 class StateFacts:
@@ -188,8 +173,8 @@ class StateFacts:
         }
 
 
-#: The facts of the positions observed last (a record's before and after).
-state_facts: Recent[GameState, StateFacts] = Recent(StateFacts)
+#: The facts of a position, kept on it.
+state_facts: KeptOn[GameState, StateFacts] = KeptOn(StateFacts)
 
 
 # --- sight -----------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules, own_notices
-from fogdip.fog.sight import Recent, own_units, state_facts
+from fogdip.fog.sight import KeptOn, own_units, state_facts
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class _Position:
         self.sightings: dict[tuple[str, bool], _Sighting] = {}
 
 
-_positions: Recent[GameState, _Position] = Recent(_Position)
+_positions: KeptOn[GameState, _Position] = KeptOn(_Position)
 
 
 def _sighting(state: GameState, power: str, dislodged_units_see: bool) -> _Sighting:

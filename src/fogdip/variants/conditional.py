@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple
 
 from fogdip.engine.errors import FogdipError, InvalidOrder
@@ -101,42 +102,44 @@ class Negation:
 Condition = Dislodgement | Movement | Negation
 
 _SECTION = re.compile(r"^\s*(MOVE|MOVES|MOVEMENT|RETREAT|RETREATS|ADJUST|ADJUSTMENT|ADJUSTMENTS)\s*:\s*", re.I)
-_SECTION_KIND = {"MOV": "M", "RET": "R", "ADJ": "A"}
+_SECTION_KIND = MappingProxyType({"MOV": "M", "RET": "R", "ADJ": "A"})
 _IF = re.compile(r"^\s*IF\b\s*(?P<conditions>.*?)\s*(?:\bTHEN\b|:)\s*(?P<order>.*?)\s*$", re.I | re.S)
 _AND = re.compile(r"\s+AND\s+", re.I)
 _NOT = re.compile(r"^NOT\s+", re.I)
 _DISLODGED = re.compile(r"\s+(?:IS\s+)?DISLODGED$", re.I)
 _MOVED = re.compile(r"\s+(?:MOVED|MOVES|MOVE|RETREATED|RETREATS|RETREAT|R)(?:\s+TO)?\s+", re.I)
 _RETREAT_DISBAND = re.compile(r"\s+(?:R|RETREAT|RETREATS)\s+(?:D|DISBAND|DISBANDS)\s*$", re.I)
-_VERB_KIND = {
-    "R": "R",
-    "RETREAT": "R",
-    "RETREATS": "R",
-    "B": "A",
-    "BUILD": "A",
-    "BUILDS": "A",
-    "D": "D",
-    "DISBAND": "D",
-    "DISBANDS": "D",
-    "H": "M",
-    "HOLD": "M",
-    "HOLDS": "M",
-    "STAND": "M",
-    "STANDS": "M",
-    "-": "M",
-    "TO": "M",
-    "M": "M",
-    "MOVE": "M",
-    "MOVES": "M",
-    "S": "M",
-    "SUPPORT": "M",
-    "SUPPORTS": "M",
-    "C": "M",
-    "CONVOY": "M",
-    "CONVOYS": "M",
-}
+_VERB_KIND = MappingProxyType(
+    {
+        "R": "R",
+        "RETREAT": "R",
+        "RETREATS": "R",
+        "B": "A",
+        "BUILD": "A",
+        "BUILDS": "A",
+        "D": "D",
+        "DISBAND": "D",
+        "DISBANDS": "D",
+        "H": "M",
+        "HOLD": "M",
+        "HOLDS": "M",
+        "STAND": "M",
+        "STANDS": "M",
+        "-": "M",
+        "TO": "M",
+        "M": "M",
+        "MOVE": "M",
+        "MOVES": "M",
+        "S": "M",
+        "SUPPORT": "M",
+        "SUPPORTS": "M",
+        "C": "M",
+        "CONVOY": "M",
+        "CONVOYS": "M",
+    }
+)
 _SYNTAX = "write IF <condition> [AND <condition>]... THEN <order>, e.g. IF F NTH DISLODGED THEN F NTH R NWG"
-_KIND_WORDS = {"M": "movement", "R": "retreat", "A": "adjustment"}
+_KIND_WORDS = MappingProxyType({"M": "movement", "R": "retreat", "A": "adjustment"})
 
 
 class FiledLine(NamedTuple):

@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
@@ -56,7 +57,7 @@ from fogdip.variants.espionage import (
 )
 from fogdip.variants.options import VariantOptions
 
-_KIND_NAMES = {"A": "an army", "F": "a fleet"}
+_KIND_NAMES = MappingProxyType({"A": "an army", "F": "a fleet"})
 _FAILS = ("fails",)
 #: Outcomes of a legal move that reached its target's province: an attack. A convoyed army
 #: whose convoy failed never arrived (as for cutting support, DATC 6.F).

@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from fogdip.engine.errors import FogdipError
@@ -140,59 +142,63 @@ def option_help() -> dict[str, str]:
 
 _BASE = VariantOptions()
 
-PRESETS: dict[str, VariantOptions] = {
-    "standard": _BASE,
-    "fog-of-war": _BASE.with_changes(
-        name="fog-of-war",
-        fog="fog-of-war",
-        hold_empty_retreats=True,
-        hold_empty_winters=True,
-    ),
-    "sighting": _BASE.with_changes(
-        name="sighting",
-        fog="sighting",
-        fall_winter_combined=True,
-        conditional_orders=True,
-    ),
-    "deadman": _BASE.with_changes(
-        name="deadman",
-        fog="deadman",
-        setup="free",
-        espionage=True,
-        peek=True,
-        disband_in_movement=True,
-        build_in_any_owned_center=True,
-        winter_spring_combined=True,
-        announce_center_changes=True,
-        hold_empty_retreats=True,
-    ),
-    "diplomyopia": _BASE.with_changes(
-        name="diplomyopia",
-        fog="diplomyopia",
-        captures_any_season=True,
-        hold_empty_retreats=True,
-        hold_empty_winters=True,
-        garrisons="provinces",
-    ),
-    "fog-1898": _BASE.with_changes(
-        name="fog-1898",
-        fog="fog-1898",
-        setup="1898",
-        announce_center_totals=True,
-        press="black",
-        hold_empty_retreats=True,
-        hold_empty_winters=True,
-    ),
-}
+PRESETS: Mapping[str, VariantOptions] = MappingProxyType(
+    {
+        "standard": _BASE,
+        "fog-of-war": _BASE.with_changes(
+            name="fog-of-war",
+            fog="fog-of-war",
+            hold_empty_retreats=True,
+            hold_empty_winters=True,
+        ),
+        "sighting": _BASE.with_changes(
+            name="sighting",
+            fog="sighting",
+            fall_winter_combined=True,
+            conditional_orders=True,
+        ),
+        "deadman": _BASE.with_changes(
+            name="deadman",
+            fog="deadman",
+            setup="free",
+            espionage=True,
+            peek=True,
+            disband_in_movement=True,
+            build_in_any_owned_center=True,
+            winter_spring_combined=True,
+            announce_center_changes=True,
+            hold_empty_retreats=True,
+        ),
+        "diplomyopia": _BASE.with_changes(
+            name="diplomyopia",
+            fog="diplomyopia",
+            captures_any_season=True,
+            hold_empty_retreats=True,
+            hold_empty_winters=True,
+            garrisons="provinces",
+        ),
+        "fog-1898": _BASE.with_changes(
+            name="fog-1898",
+            fog="fog-1898",
+            setup="1898",
+            announce_center_totals=True,
+            press="black",
+            hold_empty_retreats=True,
+            hold_empty_winters=True,
+        ),
+    }
+)
 
-PRESET_SUMMARIES: dict[str, str] = {
-    "standard": "the standard game, no fog",
-    "fog-of-war": "seed 000: units see adjacent spaces as they move, cities see themselves; retreat seasons always held",
-    "sighting": "seed 001: a foreign unit is seen only from a space one legal move away; Fall and Winter combined, retreats and adjustments filed ahead, conditionally",
-    "deadman": "seed 002: blind; espionage, peek-a-sneak, disband in movement, build in any owned centre, free setup, Winter and Spring combined",
-    "diplomyopia": "seed 003: sight of adjacent provinces; what a unit learns depends on its order; garrison reports; captures in any season",
-    "fog-1898": "seed 004: the 1898 start, own centres and units see their neighbours, orders revealed with ???, black press, anonymous centre totals each Winter",
-}
+PRESET_SUMMARIES: Mapping[str, str] = MappingProxyType(
+    {
+        "standard": "the standard game, no fog",
+        "fog-of-war": "seed 000: units see adjacent spaces as they move, cities see themselves; retreat seasons always held",
+        "sighting": "seed 001: a foreign unit is seen only from a space one legal move away; Fall and Winter combined, retreats and adjustments filed ahead, conditionally",
+        "deadman": "seed 002: blind; espionage, peek-a-sneak, disband in movement, build in any owned centre, free setup, Winter and Spring combined",
+        "diplomyopia": "seed 003: sight of adjacent provinces; what a unit learns depends on its order; garrison reports; captures in any season",
+        "fog-1898": "seed 004: the 1898 start, own centres and units see their neighbours, orders revealed with ???, black press, anonymous centre totals each Winter",
+    }
+)
 
 
 def preset(name: str) -> VariantOptions:

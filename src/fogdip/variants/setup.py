@@ -20,6 +20,7 @@ fogdip.engine.errors.InvalidOrder: cannot read order 'F STP': a fleet in STP mus
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from fogdip.engine.errors import InvalidOrder
 from fogdip.engine.map import Map
@@ -27,15 +28,17 @@ from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 
 #: Each power's single starting centre in the 1898 start (seed 004).
-CENTERS_1898 = {
-    "AUSTRIA": "TRI",
-    "ENGLAND": "EDI",
-    "FRANCE": "BRE",
-    "GERMANY": "KIE",
-    "ITALY": "NAP",
-    "RUSSIA": "STP",
-    "TURKEY": "ANK",
-}
+CENTERS_1898 = MappingProxyType(
+    {
+        "AUSTRIA": "TRI",
+        "ENGLAND": "EDI",
+        "FRANCE": "BRE",
+        "GERMANY": "KIE",
+        "ITALY": "NAP",
+        "RUSSIA": "STP",
+        "TURKEY": "ANK",
+    }
+)
 
 
 def setup_phase_name(board: Map) -> str:
