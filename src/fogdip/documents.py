@@ -40,7 +40,7 @@ from typing import Any
 
 from fogdip.engine.errors import FogdipError, InvalidPosition, MapError, PhaseError
 from fogdip.engine.map import Map, UnitKind, get_map
-from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.rules import EDITIONS, Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
@@ -468,7 +468,7 @@ def result_document(resolution: Resolution, rules: Rules) -> dict[str, Any]:
     rejected = [{"power": r.power, "order": r.text, "reason": str(r.reason)} for r in resolution.rejected]
     for result in resolution.orders:
         if result.unit is None and result.order.kind == "waive":
-            if result.outcome == "waived":
+            if result.outcome == Outcome.WAIVED:
                 waives[result.power] = waives.get(result.power, 0) + 1
             else:
                 rejected.append({"power": result.power, "order": result.text or "WAIVE", "reason": _reason(result)})

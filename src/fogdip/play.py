@@ -13,8 +13,11 @@ back plays the game on.
 >>> result = adjudicate_document(doc)
 >>> result["results"], result["state"]["phase"]
 ({'A PAR': ['bounce'], 'A MUN': ['bounce']}, 'F1901M')
->>> result["reports"]["FRANCE"]["orders"][0]
-{'power': 'FRANCE', 'order': 'A PAR - BUR', 'result': ['bounce']}
+>>> order = result["reports"]["FRANCE"]["orders"][0]
+>>> order["power"], order["order"], order["result"]
+('FRANCE', 'A PAR - BUR', ['bounce'])
+>>> order["masked"]
+{'kind': 'move', 'unit': {'kind': 'A', 'location': 'PAR'}, 'target': 'BUR'}
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from fogdip.codec.observations import observation_to_json
 from fogdip.documents import _fail, _type_name, document_from_state, result_document, state_from_document
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.rules import Rules
@@ -108,7 +112,7 @@ def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
         }
     result["phase"] = played.turn
     result["state"] = position_document(played.position, variant)
-    result["reports"] = {power: seen.as_json() for power, seen in sorted(played.observations.items())}
+    result["reports"] = {power: observation_to_json(seen) for power, seen in sorted(played.observations.items())}
     return result
 
 

@@ -14,7 +14,9 @@ from fogdip.documents import state_from_document
 from fogdip.engine import GameState, Resolution, get_rules
 from fogdip.fog import DeadmanRules, Events, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
 from fogdip.fog.deadman import outcome
+from fogdip.fog.masked import SUCCEEDED, MaskedOrder, MaskedUnit, OrderKind
 from fogdip.fog.sight import ResultLevel
+from views import as_json, mark, notice_json, report, text, words
 
 from strategies import (
     BOARD,
@@ -45,7 +47,7 @@ def seen(state: GameState, orders: dict[str, list[str]], power: str, rules: Dead
 
 
 def lines(observation: Observation) -> list[str]:
-    return [f"{order.text} {order.mark}" for order in observation.orders]
+    return [f"{text(order)} {mark(order)}" for order in observation.orders]
 
 
 def test_registered_with_its_seed() -> None:
@@ -83,13 +85,13 @@ def test_own_dislodgement_without_the_attacker() -> None:
     assert [str(u) for u in france.units] == ["*A BUR", "A PIC"]
     assert lines(france) == ["A BUR H (fails)", "A PAR - PIC (ok)"]
     (notice,) = france.notices
-    assert notice.as_json() == {
+    assert notice_json(notice) == {
         "kind": "dislodged",
         "text": "Your A BUR was dislodged",
         "unit": "A BUR",
         "province": "BUR",
     }
-    assert "MUN" not in json.dumps(france.as_json())
+    assert "MUN" not in json.dumps(as_json(france))
     # The attacker now stands in BUR, unseen, so BUR is not in sight.
     assert france.visible == {"PIC"}
 
@@ -102,14 +104,14 @@ def test_retreat_and_adjustment_phases() -> None:
     assert lines(france) == ["A BUR R PAR (ok)"]
     assert [str(u) for u in france.units] == ["A PAR"] and france.visible == {"PAR"}
     germany = RULES.observe(retreat, "GERMANY")
-    assert germany.orders == () and "PAR" not in json.dumps(germany.as_json())
+    assert germany.orders == () and "PAR" not in json.dumps(as_json(germany))
 
     winter = position({"FRANCE": ["A BUR"]}, "W1901A", {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN"]})
     record = adjudicate(winter, {"FRANCE": ["F BRE B", "A MAR B"], "GERMANY": ["A MUN B"]})
     france = RULES.observe(record, "FRANCE")
     assert lines(france) == ["A MAR B (fails)", "F BRE B (ok)"]
     assert [str(u) for u in france.units] == ["F BRE", "A BUR"]
-    assert "MUN" not in json.dumps(france.as_json())
+    assert "MUN" not in json.dumps(as_json(france))
 
 
 def test_centres_gained_and_lost_are_told_in_the_fall() -> None:
@@ -126,7 +128,7 @@ def test_centres_gained_and_lost_are_told_in_the_fall() -> None:
 
 
 @pytest.mark.parametrize(
-    ("units", "orders", "power", "text"),
+    ("units", "orders", "power", "expected"),
     [
         # A supported foreign unit is written by province: not "S F SPA/SC" nor "S A SPA".
         (
@@ -171,19 +173,19 @@ def test_centres_gained_and_lost_are_told_in_the_fall() -> None:
     ],
 )
 def test_own_orders_are_written_without_foreign_facts(
-    units: dict[str, list[str]], orders: dict[str, list[str]], power: str, text: str
+    units: dict[str, list[str]], orders: dict[str, list[str]], power: str, expected: str
 ) -> None:
     observation = seen(position(units), orders, power)
-    (order,) = [o for o in observation.orders if o.text.startswith(orders[power][0][:5])]
-    assert order.text == text
+    (order,) = [o for o in observation.orders if text(o).startswith(orders[power][0][:5])]
+    assert text(order) == expected
 
 
 def test_retreats_are_written_as_retreats_legal_or_not() -> None:
     state = position({"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH", "A PAR"]})
     record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
-    for written, mark in [("A BUR - PIC", "(ok)"), ("A BUR - PAR", "(fails)"), ("A BUR R MUN", "(fails)")]:
+    for written, shown in [("A BUR - PIC", "(ok)"), ("A BUR - PAR", "(fails)"), ("A BUR R MUN", "(fails)")]:
         france = RULES.observe(adjudicate(record.after, {"FRANCE": [written]}), "FRANCE")
-        assert lines(france) == [f"A BUR R {written.split()[-1]} {mark}"]
+        assert lines(france) == [f"A BUR R {written.split()[-1]} {shown}"]
 
 
 def test_results_option() -> None:
@@ -191,9 +193,12 @@ def test_results_option() -> None:
     orders = {"FRANCE": ["A PAR - BUR", "F LYO S SPA - MAR"], "GERMANY": ["A MUN - BUR"]}
     assert lines(seen(state, orders, "FRANCE")) == ["A PAR - BUR (fails)", "F LYO S SPA - MAR (fails)"]
     full = seen(state, orders, "FRANCE", DeadmanRules(results="full"))
-    assert [(o.text, o.result) for o in full.orders] == [("A PAR - BUR", ("bounce",)), ("F LYO S SPA - MAR", ("void",))]
+    assert [(text(o), words(o)) for o in full.orders] == [
+        ("A PAR - BUR", ("bounce",)),
+        ("F LYO S SPA - MAR", ("void",)),
+    ]
     none = seen(state, orders, "FRANCE", DeadmanRules(results="none"))
-    assert {o.result for o in none.orders} == {None}
+    assert {words(o) for o in none.orders} == {None}
 
 
 def test_events_pass_through() -> None:
@@ -204,10 +209,12 @@ def test_events_pass_through() -> None:
     spied = (SeenUnit("ENG", "FRANCE", None), SeenUnit("BEL", "FRANCE", None))
     events = Events(
         orders={
-            "ENGLAND": {
-                "NTH": SeenOrder("ENGLAND", "F NTH E FRANCE", ()),
-                "PAS": SeenOrder("ENGLAND", "PAS NTH", ()),
-            }
+            "ENGLAND": (
+                SeenOrder(
+                    "ENGLAND", MaskedOrder(OrderKind.ESPIONAGE, MaskedUnit("F", "NTH"), spied="FRANCE"), SUCCEEDED
+                ),
+                SeenOrder("ENGLAND", MaskedOrder(OrderKind.PEEK, target="NTH"), SUCCEEDED),
+            )
         },
         units={"ENGLAND": spied},
         notices={
@@ -243,11 +250,11 @@ def assert_own_only(observation: Observation, record: Resolution) -> None:
     before = record.before
     own_before = {u.province for u in before.units.values() if u.power == power}
     own_before |= {p for p, d in before.dislodged.items() if d.unit.power == power}
-    assert all(unit.owner == power for unit in observation.units), observation.text()
-    assert all(order.power == power for order in observation.orders), observation.text()
-    assert all(owner == power for _, owner in observation.centers), observation.text()
+    assert all(unit.owner == power for unit in observation.units), report(observation)
+    assert all(order.power == power for order in observation.orders), report(observation)
+    assert all(owner == power for _, owner in observation.centers), report(observation)
     for order in observation.orders:
-        head = order.text.split()
+        head = text(order).split()
         if head[-1] == "B" or head == ["WAIVE"]:
             continue
         assert BOARD.province_of(head[1]) in own_before, order
@@ -303,8 +310,8 @@ def test_foreign_changes_are_invisible(data: st.DataObject, level: ResultLevel) 
     first, second = play(state, orders), play(change.state, change.orders)
     assume(own_facts(first, power, level) == own_facts(second, power, level))
     assert_own_only(rules.observe(first, power), first)
-    one = json.dumps(rules.observe(first, power).as_json(), sort_keys=True)
-    two = json.dumps(rules.observe(second, power).as_json(), sort_keys=True)
+    one = json.dumps(as_json(rules.observe(first, power)), sort_keys=True)
+    two = json.dumps(as_json(rules.observe(second, power)), sort_keys=True)
     assert one == two, change.change
 
 

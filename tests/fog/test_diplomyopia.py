@@ -18,8 +18,9 @@ from fogdip.documents import state_from_document
 from fogdip.engine import Convoy, GameState, Order, Resolution, Unit, UnitRef, get_rules, legal_orders, standard_map
 from fogdip.engine.judge import take_centers
 from fogdip.engine.map import UnitKind
-from fogdip.fog import DiplomyopiaRules, Notice, Observation, SeenOrder, SeenUnit, get_fog_rules
+from fogdip.fog import DiplomyopiaRules, Notice, Observation, SeenUnit, get_fog_rules
 from fogdip.fog.sight import order_provinces, unit_sight
+from views import as_json, mark, report, text, words
 
 from strategies import adjudicate
 
@@ -53,11 +54,12 @@ def only(seen: Observation, kind: str) -> Notice:
 
 
 def as_bytes(seen: Observation) -> str:
-    return json.dumps(seen.as_json(), sort_keys=True)
+    return json.dumps(as_json(seen), sort_keys=True)
 
 
-def foreign_orders(seen: Observation) -> list[SeenOrder]:
-    return [o for o in seen.orders if o.power != seen.power]
+def foreign_orders(seen: Observation) -> list[tuple[str | None, str, tuple[str, ...] | None]]:
+    """Other powers' orders as the report gives them: owner, line, result words."""
+    return [(o.power, text(o), words(o)) for o in seen.orders if o.power != seen.power]
 
 
 def test_registered_with_its_seed() -> None:
@@ -107,7 +109,7 @@ def test_seed_burgundy_holds() -> None:
         {"FRANCE": ["A BUR H"], "ENGLAND": ["F SPA/SC - MAR", "A GAS H"], "ITALY": ["F PIE - MAR"]},
         "FRANCE",
     )
-    assert seen.text() == "\n".join(
+    assert report(seen) == "\n".join(
         [
             "FRANCE, Spring 1901 movement (S1901M), diplomyopia",
             "Orders:",
@@ -192,7 +194,7 @@ def test_a_dislodgement_next_door_is_seen() -> None:
         "FRANCE",
     )
     # A BUR's support was needed (MUN was held): it sees as the attacker does, which succeeded.
-    assert foreign_orders(seen) == [SeenOrder("AUSTRIA", "A TYR - MUN", ())]
+    assert foreign_orders(seen) == [("AUSTRIA", "A TYR - MUN", ())]
     assert texts(seen) == []
     alone = observe(
         {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A BOH"], "AUSTRIA": ["A TYR"]},
@@ -228,7 +230,7 @@ def test_a_successful_move_is_merely_told_it_succeeded() -> None:
     seen = observe(
         {"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]}, {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A BUR - MUN"]}, "FRANCE"
     )
-    assert [(o.text, o.mark) for o in seen.orders] == [("A PAR - BUR", "(ok)")]
+    assert [(text(o), mark(o)) for o in seen.orders] == [("A PAR - BUR", "(ok)")]
     assert texts(seen) == []
 
 
@@ -295,7 +297,7 @@ def test_seed_stand_off_at_the_border_shows_only_who() -> None:
     assert notice.get("opposition") == (("FRANCE", "A", 3),)
     assert as_bytes(one) == as_bytes(other)
     for province in ("PAR", "PIC", "BEL"):
-        assert province not in json.dumps(one.as_json()["notices"])
+        assert province not in json.dumps(as_json(one)["notices"])
 
 
 def test_a_head_to_head_battle_is_fought_at_the_border() -> None:
@@ -315,7 +317,7 @@ def test_seed_an_attacking_unit_is_not_told_of_an_attack_on_itself_unless_dislod
     units = {"ITALY": ["A MAR"], "FRANCE": ["A BUR", "A GAS", "A SPA"]}
     bounced = observe(units, {"ITALY": ["A MAR - BUR"], "FRANCE": ["A GAS - MAR"]}, "ITALY")
     assert texts(bounced) == ["A MAR - BUR fails, stood off at the border by a French army"]
-    assert "GAS" not in json.dumps(bounced.as_json()["notices"])
+    assert "GAS" not in json.dumps(as_json(bounced)["notices"])
     dislodged = observe(units, {"ITALY": ["A MAR - BUR"], "FRANCE": ["A GAS - MAR", "A SPA S A GAS - MAR"]}, "ITALY")
     notice = only(dislodged, "dislodged")
     assert notice.get("attacked_from") == "GAS"
@@ -330,7 +332,7 @@ def test_a_move_without_a_convoy_learns_only_that_it_failed() -> None:
     )
     # "no convoy", not the engine's "disrupted": which of the two it was depends on whether the
     # convoying fleet was dislodged, and the fog never lets result words tell that (fog_words).
-    assert [(o.text, o.result) for o in seen.orders if o.text.startswith("A LON")] == [
+    assert [(text(o), words(o)) for o in seen.orders if text(o).startswith("A LON")] == [
         ("A LON - NWY VIA", ("no convoy",))
     ]
     assert texts(seen, "stood-off", "stood-off-border") == []
@@ -364,7 +366,7 @@ def test_seed_a_needed_support_sees_what_the_attacker_sees() -> None:
     won = observe(
         units, {"GERMANY": ["A MUN S A PAR - BUR"], "FRANCE": ["A PAR - BUR"], "ITALY": ["A MAR - BUR"]}, "GERMANY"
     )
-    assert foreign_orders(won) == [SeenOrder("FRANCE", "A PAR - BUR", ())]
+    assert foreign_orders(won) == [("FRANCE", "A PAR - BUR", ())]
     assert texts(won) == []  # neither the Italian attempt nor the Austrian army next door
     orders = {
         "GERMANY": ["A MUN S A PAR - BUR"],
@@ -373,7 +375,7 @@ def test_seed_a_needed_support_sees_what_the_attacker_sees() -> None:
     }
     record = adjudicate(position(units), orders)
     germany, france = RULES.observe(record, "GERMANY"), RULES.observe(record, "FRANCE")
-    assert foreign_orders(germany) == [SeenOrder("FRANCE", "A PAR - BUR", ("bounce",))]
+    assert foreign_orders(germany) == [("FRANCE", "A PAR - BUR", ("bounce",))]
     assert texts(germany) == ["FRANCE A PAR - BUR S by A MUN fails, stood off by ITALY A GAS and ITALY A MAR"]
     assert texts(france) == ["A PAR - BUR fails, stood off by ITALY A GAS and ITALY A MAR"]
     assert only(germany, "stood-off").get("opposition") == only(france, "stood-off").get("opposition")
@@ -421,13 +423,13 @@ def test_seed_a_convoying_fleet_sees_what_its_army_sees() -> None:
     the event of conflict (again, this is immaterial unless one player convoys another's
     unit)." """
     carried = observe(CONVOY, CONVOY_ORDERS, "ENGLAND")
-    assert foreign_orders(carried) == [SeenOrder("FRANCE", "A BRE - NWY VIA", ())]
+    assert foreign_orders(carried) == [("FRANCE", "A BRE - NWY VIA", ())]
     assert texts(carried) == []  # neither fleet watches: the German fleets are not reported
     units = {"ENGLAND": ["F ENG"], "FRANCE": ["A BRE"], "GERMANY": ["F NTH", "A BEL"]}
     bounced = observe(
         units, {"ENGLAND": ["F ENG C A BRE - LON"], "FRANCE": ["A BRE - LON"], "GERMANY": ["F NTH - LON"]}, "ENGLAND"
     )
-    assert foreign_orders(bounced) == [SeenOrder("FRANCE", "A BRE - LON VIA", ("bounce",))]
+    assert foreign_orders(bounced) == [("FRANCE", "A BRE - LON VIA", ("bounce",))]
     assert texts(bounced) == ["FRANCE A BRE - LON VIA fails, stood off by GERMANY F NTH"]
 
 
@@ -458,7 +460,7 @@ def test_a_fleet_the_army_reached_sees_it_even_if_the_chain_breaks_later() -> No
     assert record.result_of("BRE").outcome == "disrupted"  # type: ignore[union-attr]
     england = RULES.observe(record, "ENGLAND")
     # The fog words a disrupted convoyed move "no convoy" (fog_words), not "disrupted".
-    assert foreign_orders(england) == [SeenOrder("FRANCE", "A BRE - NWY VIA", ("no convoy",))]
+    assert foreign_orders(england) == [("FRANCE", "A BRE - NWY VIA", ("no convoy",))]
     assert texts(england) == []
 
 
@@ -531,7 +533,7 @@ def test_the_report_carries_what_was_learned() -> None:
         "ENGLAND": ["A PAR - BUR"],
         "FRANCE": ["A PIC S A PAR - BUR"],
     }
-    report = observe(MAR_BUR, orders, "ITALY").as_json()
+    report = as_json(observe(MAR_BUR, orders, "ITALY"))
     assert report["notices"] == [
         {
             "kind": "stood-off",
@@ -707,5 +709,5 @@ def test_reports_never_show_foreign_orders_to_watchers_and_always_name_the_oppos
             if notice.kind in ("stood-off", "stood-off-border"):
                 assert notice.get("opposition"), notice.text
         for order in foreign_orders(seen):
-            shared = record.result_of(order.text.split()[1].partition("/")[0])
-            assert shared is not None and shared.power == order.power and " - " in order.text
+            shared = record.result_of(text(order).split()[1].partition("/")[0])
+            assert shared is not None and shared.power == order.power and " - " in text(order)

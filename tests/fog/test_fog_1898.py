@@ -24,6 +24,7 @@ from fogdip.engine.state import GameState
 from fogdip.fog import Fog1898Rules, Observation, get_fog_rules
 from fogdip.fog.fog_1898 import defenders, sight_1898
 from fogdip.fog.sight import full_text, order_provinces
+from views import as_json, mark, notice_json, report, text
 
 from strategies import adjudicate
 
@@ -51,11 +52,11 @@ def seen_by(record: Resolution, power: str = OBSERVER, **options: Any) -> Observ
 
 
 def foreign(seen: Observation) -> list[str]:
-    return [order.text for order in seen.orders if order.power != seen.power]
+    return [text(order) for order in seen.orders if order.power != seen.power]
 
 
 def foreign_marks(seen: Observation) -> dict[str, str]:
-    return {order.text: order.mark for order in seen.orders if order.power != seen.power}
+    return {text(order): mark(order) for order in seen.orders if order.power != seen.power}
 
 
 # --- the seed's examples ---------------------------------------------------------------------
@@ -125,7 +126,7 @@ def test_seed_example_5_support_of_an_unseen_move() -> None:
     )
     seen = seen_by(record)
     assert foreign(seen) == ["A SIL S ???"]
-    assert "BOH" not in seen.text() and "MUN" not in seen.text()
+    assert "BOH" not in report(seen) and "MUN" not in report(seen)
 
 
 def test_a_centre_sees_too_so_example_5_changes_with_kiel() -> None:
@@ -266,11 +267,11 @@ def test_bounce_tells_both_that_another_unit_tried_but_not_from_where() -> None:
     )
     for power, other_origin in (("GERMANY", "BOH"), ("AUSTRIA", "BER")):
         seen = seen_by(record, power)
-        assert [n.as_json() for n in seen.notices] == [
+        assert [notice_json(n) for n in seen.notices] == [
             {"kind": "bounce", "text": "Another unit also tried to move to SIL", "target": "SIL"}
         ]
         assert foreign(seen) == []
-        assert other_origin not in json.dumps(seen.as_json())
+        assert other_origin not in json.dumps(as_json(seen))
 
 
 def test_bounce_with_the_origin_seen_otherwise() -> None:
@@ -300,7 +301,7 @@ def test_the_attacker_learns_how_many_units_defend(cut: bool, count: int) -> Non
     )
     seen = seen_by(record)
     units = "units"
-    assert [n.as_json() for n in seen.notices] == [
+    assert [notice_json(n) for n in seen.notices] == [
         {"kind": "defended", "text": f"WAR was defended by {count} {units}", "target": "WAR", "defenders": count}
     ]
     assert foreign(seen) == ["A WAR H"]
@@ -314,7 +315,7 @@ def test_a_lone_defender_and_a_bounce_together() -> None:
     )
     notices = [n.text for n in seen_by(record).notices]
     assert notices == ["Another unit also tried to move to WAR", "WAR was defended by 1 unit"]
-    assert "GAL" not in seen_by(record).text()
+    assert "GAL" not in report(seen_by(record))
 
 
 # --- other phases ----------------------------------------------------------------------------
@@ -348,7 +349,7 @@ def test_no_mention_of_units_out_of_sight() -> None:
         {"TURKEY": ["A SMY - ARM"], "RUSSIA": ["A MOS - UKR", "A SEV S A MOS - UKR"]},
     )
     seen = seen_by(record)
-    text = json.dumps(seen.as_json())
+    text = json.dumps(as_json(seen))
     for province in ("SMY", "ARM", "MOS", "SEV", "UKR", "TURKEY", "RUSSIA"):
         assert province not in text
     assert foreign(seen) == [] and seen.notices == ()
@@ -366,7 +367,7 @@ def test_far_orders_do_not_change_the_observation() -> None:
     reports = set()
     for smy, ank in itertools.product(options["SMY"], options["ANK"]):
         record = adjudicate(state, {"GERMANY": ["A PRU H"], "RUSSIA": NEAR_ORDERS, "TURKEY": [smy, ank]})
-        reports.add(json.dumps(seen_by(record).as_json(), sort_keys=True))
+        reports.add(json.dumps(as_json(seen_by(record)), sort_keys=True))
     assert len(options["SMY"]) * len(options["ANK"]) > 20
     assert len(reports) == 1
     assert "A ??? - WAR" in reports.pop()
@@ -402,14 +403,14 @@ def test_random_games_reveal_only_what_was_in_sight(seed: int, always: bool) -> 
             for order in seen.orders:
                 if order.power == power:
                     continue
-                province = order.text.split()[1].partition("/")[0]
+                province = text(order).split()[1].partition("/")[0]
                 matches = [
-                    text
-                    for (owner, where), text in full.items()
+                    written
+                    for (owner, where), written in full.items()
                     if owner == order.power and (where == province or province == "???")
                 ]
-                assert any(_masks(text, order.text) for text in matches), order
-                named = {word.partition("/")[0] for word in order.text.split() if word.isupper() and len(word) >= 3}
+                assert any(_masks(written, text(order)) for written in matches), order
+                named = {word.partition("/")[0] for word in text(order).split() if word.isupper() and len(word) >= 3}
                 named -= {"???", "VIA"}
                 if not always:
                     assert all(watch.during(p) for p in named), (order, watch)
@@ -418,7 +419,7 @@ def test_random_games_reveal_only_what_was_in_sight(seed: int, always: bool) -> 
 
 
 def _report(seen: Observation) -> str:
-    report = seen.as_json()
+    report = as_json(seen)
     del report["next_phase"]
     return json.dumps(report, sort_keys=True)
 
@@ -520,7 +521,7 @@ def test_the_sample_report_of_the_docs() -> None:
         },
         phase="S1902M",
     )
-    assert seen_by(record).text() == SAMPLE_REPORT
+    assert report(seen_by(record)) == SAMPLE_REPORT
     austria = seen_by(record, "AUSTRIA")
     assert [n.text for n in austria.notices] == [
         "Another unit also tried to move to GAL",

@@ -23,6 +23,7 @@ from fogdip.documents import state_from_document
 from fogdip.engine import Dislodged, GameState, Order, Phase, Resolution, Unit, get_rules, legal_orders, standard_map
 from fogdip.fog import FogOfWarRules, get_fog_rules
 from fogdip.fog.observation import Observation
+from views import as_json, mark, report, text, words
 
 from strategies import adjudicate
 
@@ -127,7 +128,7 @@ def winter(builds: Sequence[str]) -> Resolution:
 
 def orders(seen: Observation, *, own: bool = False) -> list[tuple[str | None, str, tuple[str, ...] | None]]:
     """The foreign (or own) orders an observation reveals: (power, text, result)."""
-    return [(o.power, o.text, o.result) for o in seen.orders if (o.power == seen.power) == own]
+    return [(o.power, text(o), words(o)) for o in seen.orders if (o.power == seen.power) == own]
 
 
 def units(seen: Observation) -> set[str]:
@@ -135,7 +136,7 @@ def units(seen: Observation) -> set[str]:
 
 
 def as_bytes(seen: Observation) -> str:
-    return json.dumps(seen.as_json(), sort_keys=True)
+    return json.dumps(as_json(seen), sort_keys=True)
 
 
 GERMANY = "GERMANY"
@@ -157,7 +158,7 @@ def test_seed_spring_no_enemy_orders() -> None:
         (GERMANY, "F KIE - HOL", ()),
     ]
     assert orders(seen) == []
-    assert [o.mark for o in seen.orders] == ["(ok)", "(ok)", "(ok)"]
+    assert [mark(o) for o in seen.orders] == ["(ok)", "(ok)", "(ok)"]
     assert seen.visible == {"BEL", "BER", "BUR", "DEN", "HEL", "HOL", "KIE", "MUN", "NTH", "RUH"}
     assert units(seen) == {"GERMANY F HOL", "GERMANY A KIE", "GERMANY A RUH", "ENGLAND F NTH", "FRANCE A BUR"}
     assert seen.center_owners == {"BER": GERMANY, "KIE": GERMANY, "MUN": GERMANY}
@@ -251,7 +252,7 @@ def test_seed_failed_move_is_known_to_fail_but_not_why() -> None:
     assert record.result_of("BUR") is not None and record.result_of("BUR").results == ("bounce",)  # type: ignore[union-attr]
     seen = RULES.observe(record, GERMANY)
     [french] = [o for o in seen.orders if o.power == "FRANCE"]
-    assert (french.text, french.result, french.mark) == ("A BUR - MUN", ("fails",), "(fails)")
+    assert (text(french), words(french), mark(french)) == ("A BUR - MUN", ("fails",), "(fails)")
 
 
 @pytest.mark.parametrize("north_sea", ["F NTH C A YOR - NWY", "F NTH H", "F NTH S A YOR - NWY", "F NTH S F NWG"])
@@ -360,7 +361,7 @@ def test_movement_report_does_not_depend_on_the_engine_skipping_the_retreats() -
     state = position(FALL_UNITS, "F1901M")
     raw = adjudicate(state, {**FALL_FOREIGN, GERMANY: FALL_GERMANY})
     assert raw.after.centers["MUN"] == "ITALY"
-    from_raw, from_held = RULES.observe(raw, GERMANY).as_json(), RULES.observe(held(raw), GERMANY).as_json()
+    from_raw, from_held = as_json(RULES.observe(raw, GERMANY)), as_json(RULES.observe(held(raw), GERMANY))
     assert (from_raw.pop("next_phase"), from_held.pop("next_phase")) == ("W1901A", "F1901R")
     from_raw.pop("text"), from_held.pop("text")
     assert from_raw == from_held
@@ -580,7 +581,7 @@ def _named(text: str) -> set[str]:
 
 def _mentioned(seen: Observation) -> set[str]:
     """Every province the report names, outside its list of visible provinces."""
-    lines = [line for line in seen.text().splitlines() if not line.startswith("Visible:")]
+    lines = [line for line in report(seen).splitlines() if not line.startswith("Visible:")]
     out = set()
     for line in lines[1:]:
         out |= _named(line)
@@ -603,7 +604,7 @@ def test_no_mention_out_of_sight(seed: int) -> None:
             seen = RULES.observe(record, power)
             allowed = set(seen.visible)
             for order in seen.orders:
-                allowed |= _named(order.text)
+                allowed |= _named(text(order))
             allowed |= {c for c, owner in record.before.centers.items() if owner == power}
             assert _mentioned(seen) <= allowed, (str(state.phase), power)
             if state.phase.kind == "M":
@@ -611,12 +612,12 @@ def test_no_mention_out_of_sight(seed: int) -> None:
                 for unit in state.units_of(power):
                     near |= BOARD.neighbours[unit.province] | {unit.province}
                 for order in seen.orders:  # a convoyed army watches where it was going
-                    words = order.text.split()
+                    words = text(order).split()
                     if order.power == power and words[2] == "-":
                         near.add(BOARD.province_of(words[3]))
                 for order in seen.orders:
                     if order.power != power:
-                        assert _named(order.text) & near, (str(state.phase), power, order.text)
+                        assert _named(text(order)) & near, (str(state.phase), power, text(order))
         state = record.after
         if state.completed:
             break
@@ -683,8 +684,8 @@ def test_an_unwatched_foreign_order_changes_nothing(case: tuple[GameState, str, 
         reports[str(choice)] = as_bytes(RULES.observe(record, power))
     assume(len(reports) > 1)
     (first, expected), *rest = reports.items()
-    for text, got in rest:
-        assert got == expected, f"{stranger} ordered {first}:\n{expected}\nordered {text}:\n{got}"
+    for other, got in rest:
+        assert got == expected, f"{stranger} ordered {first}:\n{expected}\nordered {other}:\n{got}"
 
 
 def test_a_far_dislodgement_changes_nothing_under_the_held_schedule() -> None:

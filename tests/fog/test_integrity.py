@@ -20,18 +20,19 @@ from fogdip.fog.sighting import sights
 from fogdip.variants import Position, Variant
 from fogdip.variants.filing import check_lines
 from fogdip.variants.turn import TurnResult
+from views import as_json, text, words
 
 Units = Mapping[str, Sequence[str]]
 Orders = Mapping[str, list[str]]
 
 
 def report(played: TurnResult, power: str) -> str:
-    return json.dumps(played.observations[power].as_json(), sort_keys=True)
+    return json.dumps(as_json(played.observations[power]), sort_keys=True)
 
 
 def own_orders(played: TurnResult, power: str) -> dict[str, tuple[str, ...]]:
     """The power's own order lines in its report, each with its result words."""
-    return {o.text: o.result or () for o in played.observations[power].orders if o.power == power}
+    return {text(o): words(o) or () for o in played.observations[power].orders if o.power == power}
 
 
 def assert_dark(variant: Variant, position: Position, power: str, *provinces: str) -> None:

@@ -41,10 +41,13 @@ from fogdip.engine.judge import solo_winner, take_centers
 from fogdip.engine.outcomes import OrderResult
 from fogdip.fog import FOG_RULES, DeadmanRules, Knowledge, Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.fog_of_war import FogOfWarRules
+from fogdip.fog.masked import OrderKind
 from fogdip.fog.observation import NoticeValue
 from fogdip.fog.rules import Events, FogRules
 from fogdip.fog.sight import all_units, order_provinces, seen_unit
 from fogdip.variants import PRESETS, Position, Variant
+from seen_strategies import notices, seen_orders, seen_units
+from views import as_json, knowledge_json, report, text
 
 from strategies import (
     BOARD,
@@ -83,7 +86,7 @@ def _nothing(_record: Resolution) -> None:
 
 
 def dumped(observation: Observation) -> str:
-    return json.dumps(observation.as_json(), sort_keys=True)
+    return json.dumps(as_json(observation), sort_keys=True)
 
 
 def own_provinces(state: GameState, power: str) -> set[str]:
@@ -223,7 +226,7 @@ def test_only_the_next_phase_tells_of_a_far_dislodgement(name: str) -> None:
     quiet = adjudicate(state, orders)
     loud = adjudicate(state.with_changes(units={**state.units, "ARM": Unit("RUSSIA", "A", "ARM")}), orders)
     assert loud.dislodged and not quiet.dislodged
-    first, second = rules.observe(quiet, "ENGLAND").as_json(), rules.observe(loud, "ENGLAND").as_json()
+    first, second = as_json(rules.observe(quiet, "ENGLAND")), as_json(rules.observe(loud, "ENGLAND"))
     assert (first.pop("next_phase"), second.pop("next_phase")) == ("F1901M", "S1901R")
     assert first == second
 
@@ -359,11 +362,11 @@ def phase_facts(
         if r.power != power and touches(r, zone)
     )
     spies = sorted(
-        (other, seen.text, repr(seen.result))
-        for other, by_unit in events.orders.items()
+        (other, text(seen), repr(seen.result))
+        for other, given in events.orders.items()
         if other != power
-        for seen in by_unit.values()
-        if espionage_on(seen.text, power)
+        for seen in given
+        if seen.order.kind is OrderKind.ESPIONAGE and seen.order.spied == power
     )
     return (
         units(record.before),
@@ -448,7 +451,7 @@ def turn_leak(case: TurnCase) -> str | None:
         if dumped(first) != dumped(second):
             return (
                 f"{case.variant.name}: {case.power} notices that the hidden unit changed ({case.change}), "
-                f"turn {one.result.turn}:\n{_report_diff(first.as_json(), second.as_json())}"
+                f"turn {one.result.turn}:\n{_report_diff(as_json(first), as_json(second))}"
             )
     return None
 
@@ -646,7 +649,7 @@ def mentioned(observation: Observation) -> set[str]:
     out |= {unit.province for unit in observation.units}
     out |= {center for center, _ in observation.centers}
     for order in observation.orders:
-        out.update(words_provinces(order.text))
+        out.update(words_provinces(text(order)))
     for notice in observation.notices:
         out.update(notice_provinces(notice))
     return out
@@ -687,7 +690,7 @@ def mention_leak(rules: FogRules, record: Resolution) -> str | None:
         observation = rules.observe(record, power)
         extra = mentioned(observation) - mention_bound(rules, record, power)
         if extra:
-            return f"{power} is told of {sorted(extra)}:\n{observation.text()}"
+            return f"{power} is told of {sorted(extra)}:\n{report(observation)}"
         opening = rules.initial(record.before, power)
         extra = (
             mentioned(opening)
@@ -695,7 +698,7 @@ def mention_leak(rules: FogRules, record: Resolution) -> str | None:
             - own_provinces(record.before, power)
         )
         if extra:
-            return f"{power} is told of {sorted(extra)} at the opening:\n{opening.text()}"
+            return f"{power} is told of {sorted(extra)} at the opening:\n{report(opening)}"
     return None
 
 
@@ -853,22 +856,7 @@ def test_dislodged_unit_and_its_unseen_attacker() -> None:
     assert observations[0] == observations[1]
 
 
-kinds = st.sampled_from(["A", "F", None])
-owners = st.sampled_from([*POWERS, None])
 places = st.sampled_from(PROVINCES)
-seen_units = st.builds(SeenUnit, places, owners, kinds, st.booleans())
-seen_orders = st.builds(
-    SeenOrder,
-    owners,
-    st.builds(lambda a, b: f"A {a} - {b}", places, places),
-    st.sampled_from([(), ("fails",), ("bounce",), None]),
-)
-notices = st.builds(
-    lambda kind, text, province: Notice.make(kind, text, province=province),
-    st.sampled_from(["peek", "dislodged", "center-lost"]),
-    st.sampled_from(["a", "b"]),
-    places,
-)
 
 
 @settings(max_examples=150, deadline=None)
@@ -915,7 +903,7 @@ def test_observation_build_is_canonical(
 
     first, second = build(False), build(True)
     assert first == second and hash(first) == hash(second) and dumped(first) == dumped(second)
-    assert first.text() == second.text()
+    assert report(first) == report(second)
 
 
 # --- knowledge ---------------------------------------------------------------------------------
@@ -944,7 +932,7 @@ def test_knowledge_is_rebuilt_from_observations_alone(name: str, seed: int, powe
     incremental = Knowledge(power)
     for count, observation in enumerate(seen, 1):
         incremental.update(observation)
-        assert incremental.as_json() == Knowledge.rebuild(power, seen[:count]).as_json()
+        assert knowledge_json(incremental) == knowledge_json(Knowledge.rebuild(power, seen[:count]))
     assert incremental.observations == len(seen)
     for ghost in incremental.ghosts():
         assert ghost.owner != power and not ghost.unit.dislodged

@@ -21,6 +21,7 @@ from fogdip.engine.map import UnitKind
 from fogdip.engine.validate import OrderChecker
 from fogdip.fog import SightingRules, get_fog_rules
 from fogdip.fog.observation import Observation
+from views import as_json, notice_json, report, text, texts, words
 
 from strategies import adjudicate
 
@@ -43,7 +44,7 @@ def sightings(state: GameState) -> set[tuple[str, str]]:
 
 
 def as_bytes(seen: Observation) -> str:
-    return json.dumps(seen.as_json(), sort_keys=True)
+    return json.dumps(as_json(seen), sort_keys=True)
 
 
 def hold_all(state: GameState) -> Resolution:
@@ -221,7 +222,7 @@ def test_attacker_sees_the_unit_where_it_retreated_to_but_no_orders() -> None:
     assert foreign(germany) == {"FRANCE A GAS", "FRANCE A PAR", "ENGLAND A PIC", "ITALY A MAR"}
     assert germany.orders == () and germany.notices == ()
     assert "FRANCE A GAS" in foreign(RULES.observe(retreat, "ITALY"))  # A MAR - GAS is legal
-    assert {o.text for o in RULES.observe(retreat, "FRANCE").orders} == {"A BUR R GAS"}
+    assert {text(o) for o in RULES.observe(retreat, "FRANCE").orders} == {"A BUR R GAS"}
 
 
 def test_retreating_player_is_not_told_where_the_attack_came_from() -> None:
@@ -231,7 +232,7 @@ def test_retreating_player_is_not_told_where_the_attack_came_from() -> None:
     france = RULES.observe(record, "FRANCE")
     (notice,) = france.notices_of("dislodged")
     assert notice.text == "Your A BUR was dislodged"
-    assert "MUN" not in json.dumps(notice.as_json())
+    assert "MUN" not in json.dumps(notice_json(notice))
     # Nor anywhere else, when the dislodged army does not sight (with the default it does, and
     # sees MUN empty: a guess the player may make, as the seed allows).
     blind = SightingRules(dislodged_units_see=False).observe(record, "FRANCE")
@@ -277,12 +278,12 @@ def test_own_orders_with_results_and_no_foreign_orders_ever() -> None:
         assert {o.power for o in seen.orders} == {power}
         mine = {r.unit.province for r in record.orders if r.power == power and r.unit is not None}
         assert len(seen.orders) == len(mine)
-    france = {o.text: o.result for o in RULES.observe(record, "FRANCE").orders}
+    france = {text(o): words(o) for o in RULES.observe(record, "FRANCE").orders}
     assert france == {"A PAR - BUR": (), "A MAR S A PAR - BUR": (), "F BRE - MAO": ()}
-    germany = {o.text: o.result for o in RULES.observe(record, "GERMANY").orders}
+    germany = {text(o): words(o) for o in RULES.observe(record, "GERMANY").orders}
     assert germany["A MUN - BUR"] == ("bounce",)
     italy = RULES.observe(record, "ITALY")
-    assert "A VEN - TRI" in italy.order_texts() and "F TRI H" not in as_bytes(italy)
+    assert "A VEN - TRI" in texts(italy) and "F TRI H" not in as_bytes(italy)
 
 
 def test_own_support_of_an_unsighted_unit_does_not_reveal_its_type_or_coast() -> None:
@@ -293,17 +294,17 @@ def test_own_support_of_an_unsighted_unit_does_not_reveal_its_type_or_coast() ->
     record = adjudicate(state, {"ENGLAND": ["F BAR S STP", "F NTH S LVP - YOR"], "FRANCE": ["A LVP - YOR"]})
     assert {str(r.order) for r in record.orders if r.power == "ENGLAND"} == {"F BAR S STP", "F NTH S LVP - YOR"}
     england = RULES.observe(record, "ENGLAND")
-    assert set(england.order_texts()) == {"F BAR S STP", "F NTH S LVP - YOR"}
+    assert set(texts(england)) == {"F BAR S STP", "F NTH S LVP - YOR"}
     assert "STP/SC" not in as_bytes(england)
     # What the power wrote itself is its own: it is kept.
     record = adjudicate(state, {"ENGLAND": ["F BAR S F STP/SC"]})
-    assert "F BAR S F STP/SC" in RULES.observe(record, "ENGLAND").order_texts()
+    assert "F BAR S F STP/SC" in texts(RULES.observe(record, "ENGLAND"))
     # Every support is shown as written, even of a unit the power sees.
     state = position({"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]})
     record = adjudicate(state, {"FRANCE": ["A PAR S BUR"]})
-    assert "A PAR S BUR" in RULES.observe(record, "FRANCE").order_texts()
+    assert "A PAR S BUR" in texts(RULES.observe(record, "FRANCE"))
     record = adjudicate(state, {"FRANCE": ["A PAR S A BUR"]})
-    assert "A PAR S A BUR" in RULES.observe(record, "FRANCE").order_texts()
+    assert "A PAR S A BUR" in texts(RULES.observe(record, "FRANCE"))
 
 
 def test_centres_are_own_only() -> None:
@@ -372,7 +373,7 @@ def test_a_distant_dislodgement_shows_only_in_the_schedule() -> None:
     """A dislodgement France cannot see changes nothing in its report but the next phase."""
     quiet, loud = _far_dislodgement(False), _far_dislodgement(True)
     assert (quiet.after.phase.kind, loud.after.phase.kind) == ("M", "R")
-    a, b = RULES.observe(quiet, "FRANCE").as_json(), RULES.observe(loud, "FRANCE").as_json()
+    a, b = as_json(RULES.observe(quiet, "FRANCE")), as_json(RULES.observe(loud, "FRANCE"))
     assert {k: v for k, v in a.items() if k != "next_phase"} == {k: v for k, v in b.items() if k != "next_phase"}
 
 
@@ -429,7 +430,7 @@ def test_sample_report() -> None:
             "ITALY": ["F SPA/SC - MAR", "A PIE - MAR"],
         },
     )
-    assert RULES.observe(record, "FRANCE").text() == SAMPLE_FRANCE
+    assert report(RULES.observe(record, "FRANCE")) == SAMPLE_FRANCE
     assert foreign(RULES.observe(record, "ITALY")) == set()
 
 

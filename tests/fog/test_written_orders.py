@@ -15,6 +15,7 @@ import pytest
 from fogdip.documents import state_from_document
 from fogdip.engine.state import GameState
 from fogdip.variants import Position, Variant
+from views import as_json
 
 FOG_PRESETS = ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"]
 
@@ -27,7 +28,7 @@ def position(units: dict[str, list[str]]) -> Position:
 def report(preset: str, units: dict[str, list[str]], orders: dict[str, list[str]], power: str) -> str:
     variant = Variant.named(preset)
     played = variant.play(position(units), orders)
-    return json.dumps(played.observations[power].as_json(), sort_keys=True)
+    return json.dumps(as_json(played.observations[power]), sort_keys=True)
 
 
 def hidden_from(preset: str, units: dict[str, list[str]], power: str, province: str) -> bool:

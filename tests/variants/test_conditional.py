@@ -26,6 +26,7 @@ from fogdip.variants.conditional import (
     select_retreats,
     split_line,
 )
+from views import text, texts
 
 RULES = get_rules()
 SIGHTING = preset("sighting")
@@ -182,13 +183,13 @@ def test_route_keeps_every_line_once_in_order(lines: list[str], kinds: tuple[str
 def test_conditional_syntax_forms() -> None:
     """ "Conditional retreat orders based on a foreign unit's move are permitted." """
     board = GameState.initial().board
-    for text in (
+    for written in (
         "IF A BEL - HOL AND NOT F NTH DISLODGED THEN F NTH R EDI",
         "if a bel -> hol and not f nth dislodged: f nth r edi",
         "IF Army Belgium moves to Holland AND NOT F North Sea is dislodged THEN F NTH R EDI",
     ):
-        line = split_line(text)
-        assert [str(c) for c in parse_conditions(line, board, text)] == ["A BEL - HOL", "NOT F NTH DISLODGED"]
+        line = split_line(written)
+        assert [str(c) for c in parse_conditions(line, board, written)] == ["A BEL - HOL", "NOT F NTH DISLODGED"]
         assert line.order.upper() == "F NTH R EDI"
 
 
@@ -487,12 +488,12 @@ def test_sighting_fall_turn_end_to_end() -> None:
     assert "A PAR" not in units and "A MAR" not in units  # France had one build: F BRE, filed first
     assert sum(u.power == "ITALY" for u in fall.position.state.units.values()) == 3  # Italy filed no adjustments
     germany = fall.observations["GERMANY"]
-    assert {"A BUR R MUN", "A BER B", "F KIE B"} <= set(germany.order_texts())
-    assert "A BUR R GAS" not in germany.order_texts()
+    assert {"A BUR R MUN", "A BER B", "F KIE B"} <= set(texts(germany))
+    assert "A BUR R GAS" not in texts(germany)
     assert {"HOL", "DEN"} <= {c for c, owner in germany.centers if owner == "GERMANY"}
     france = fall.observations["FRANCE"]
-    assert "F BRE B" in france.order_texts() and ("POR", "FRANCE") in france.centers
-    assert all(o.power == "FRANCE" for o in france.orders if o.text in ("F BRE B", "A PAR B"))
+    assert "F BRE B" in texts(france) and ("POR", "FRANCE") in france.centers
+    assert all(o.power == "FRANCE" for o in france.orders if text(o) in ("F BRE B", "A PAR B"))
 
 
 def test_winter_spring_combined_turn() -> None:

@@ -23,6 +23,7 @@ from fogdip.fog.sight import province_sight
 from fogdip.variants import Position, TurnResult, Variant, compose
 from fogdip.variants.espionage import DisbandNow, Espionage, Peek, is_movement_extra, parse_extra_order
 from fogdip.variants.extra_orders import MovementExtras
+from views import as_json, text, texts, words
 
 BOARD = standard_map()
 ALL_ON = dict(espionage=True, peek=True, disband_in_movement=True, fog="deadman")
@@ -47,9 +48,9 @@ def play(
     return variant.play(position(units, phase, usage), dict(orders))
 
 
-def line(seen: Observation, text: str) -> SeenOrder:
-    matches = [order for order in seen.orders if order.text == text]
-    assert len(matches) == 1, f"no single order line {text!r} in {seen.order_texts()}"
+def line(seen: Observation, written: str) -> SeenOrder:
+    matches = [order for order in seen.orders if text(order) == written]
+    assert len(matches) == 1, f"no single order line {written!r} in {texts(seen)}"
     return matches[0]
 
 
@@ -87,11 +88,11 @@ def test_seed_example_espionage_on_france() -> None:
     """
     played = play(SEED_EXAMPLE, SEED_ORDERS)
     england = played.observations["ENGLAND"]
-    assert line(england, "F NTH E FRANCE").result == ()
+    assert words(line(england, "F NTH E FRANCE")) == ()
     assert foreign(england) == {SeenUnit("BEL", "FRANCE", None), SeenUnit("ENG", "FRANCE", None)}
     assert notice_texts(england, "espionage") == ["F NTH E FRANCE: French units at BEL, ENG"]
     assert england.notices_of("espionage")[0].get("provinces") == ("BEL", "ENG")
-    assert england.order_texts() == ["F NTH E FRANCE"]  # the engine's hold is not shown as well
+    assert texts(england) == ["F NTH E FRANCE"]  # the engine's hold is not shown as well
     assert played.rejected == ()
 
 
@@ -114,7 +115,7 @@ def test_seed_example_the_spied_power_is_told() -> None:
     assert notice.get("units") == (("BEL", 1), ("ENG", 1))
     assert notice.get("near") == (("BEL", "ENG"),)
     assert foreign(france) == set()
-    everything = json.dumps(france.as_json())
+    everything = json.dumps(as_json(france))
     assert "ENGLAND" not in everything and "NTH" not in everything  # not who, not from where
 
 
@@ -173,7 +174,7 @@ def test_seed_q2_an_attack_fails_the_whole_espionage() -> None:
     orders = {"RUSSIA": ["A GAL E AUSTRIA"], "AUSTRIA": ["A VIE - GAL", "A BUD - SER", "A RUM S A BUD - SER"]}
     played = play(Q2_UNITS, orders)
     russia, austria = played.observations["RUSSIA"], played.observations["AUSTRIA"]
-    assert line(russia, "A GAL E AUSTRIA").result == ("fails",)
+    assert words(line(russia, "A GAL E AUSTRIA")) == ("fails",)
     assert foreign(russia) == set()
     assert notice_texts(russia, "espionage") == [
         "A GAL E AUSTRIA failed: the unit was attacked, and nothing was learned"
@@ -187,7 +188,7 @@ def test_unattacked_espionage_in_the_q2_position_succeeds() -> None:
     moved to Serbia, out of reach, "as of the end of that move")."""
     orders = {"RUSSIA": ["A GAL E AUSTRIA"], "AUSTRIA": ["A VIE H", "A BUD - SER", "A RUM S A BUD - SER"]}
     russia = play(Q2_UNITS, orders).observations["RUSSIA"]
-    assert line(russia, "A GAL E AUSTRIA").result == ()
+    assert words(line(russia, "A GAL E AUSTRIA")) == ()
     assert {u.province for u in foreign(russia)} == {"VIE", "RUM"}
 
 
@@ -196,7 +197,7 @@ def test_seed_q2_an_attack_by_a_third_power_fails_it_too() -> None:
     espionage against all Austrian units." (Under the answer given, any attack does.)"""
     orders = {"RUSSIA": ["A GAL E AUSTRIA"], "GERMANY": ["A SIL - GAL"]}
     russia = play(Q2_UNITS, orders).observations["RUSSIA"]
-    assert line(russia, "A GAL E AUSTRIA").result == ("fails",)
+    assert words(line(russia, "A GAL E AUSTRIA")) == ("fails",)
     assert foreign(russia) == set()
 
 
@@ -205,7 +206,7 @@ def test_a_move_of_the_spys_own_power_is_no_attack() -> None:
     the espionage."""
     orders = {"RUSSIA": ["A GAL E AUSTRIA", "A WAR - GAL"]}
     russia = play({**Q2_UNITS, "RUSSIA": ["A GAL", "A WAR"]}, orders).observations["RUSSIA"]
-    assert line(russia, "A GAL E AUSTRIA").result == ()
+    assert words(line(russia, "A GAL E AUSTRIA")) == ()
 
 
 def test_a_convoyed_army_that_never_sails_is_no_attack() -> None:
@@ -213,10 +214,10 @@ def test_a_convoyed_army_that_never_sails_is_no_attack() -> None:
     would not cut a support); a spy that is attacked but supported in place still fails."""
     units = {"FRANCE": ["A BEL", "A BUR"], "ENGLAND": ["A LON", "F NTH", "F ENG"]}
     played = play(units, {"FRANCE": ["A BEL E ENGLAND"], "ENGLAND": ["A LON - BEL", "F NTH H"]})
-    assert line(played.observations["FRANCE"], "A BEL E ENGLAND").result == ()
+    assert words(line(played.observations["FRANCE"], "A BEL E ENGLAND")) == ()
     orders = {"FRANCE": ["A BEL E ENGLAND", "A BUR S A BEL"], "ENGLAND": ["F ENG - BEL"]}
     played = play(units, orders)
-    assert line(played.observations["FRANCE"], "A BEL E ENGLAND").result == ("fails",)
+    assert words(line(played.observations["FRANCE"], "A BEL E ENGLAND")) == ("fails",)
     assert played.position.state.units["BEL"] == Unit("FRANCE", "A", "BEL")  # it held: the support counted
 
 
@@ -269,7 +270,7 @@ def test_the_spying_unit_holds_and_can_be_supported_to_hold() -> None:
     played = play(units, orders)
     assert played.position.state.units["NTH"] == Unit("ENGLAND", "F", "NTH")
     assert played.resolutions[0].result_of("EDI").outcome == "supported"
-    assert line(played.observations["ENGLAND"], "F NTH E GERMANY").result == ("fails",)  # attacked all the same
+    assert words(line(played.observations["ENGLAND"], "F NTH E GERMANY")) == ("fails",)  # attacked all the same
 
 
 # --- the espionage allowance --------------------------------------------------------------------
@@ -288,7 +289,7 @@ def test_one_espionage_per_year() -> None:
     ]
     fall = PLAIN.play(played.position, {"ENGLAND": ["F EDI E FRANCE"]})
     assert reasons(fall, "ENGLAND") == ["ENGLAND has already used its espionage order for 1902 (one per game year)"]
-    assert line(fall.observations["ENGLAND"], "F EDI H").result == ()  # it held, as a unit without an order
+    assert words(line(fall.observations["ENGLAND"], "F EDI H")) == ()  # it held, as a unit without an order
     next_year = PLAIN.play(
         Position(fall.position.state.with_changes(phase=Phase("S", 1903, "M")), usage=fall.position.usage),
         {"ENGLAND": ["F EDI E FRANCE"]},
@@ -329,7 +330,7 @@ def test_the_deadman_winter_and_spring_turn() -> None:
     assert played.rejected == ()
     england = played.observations["ENGLAND"]
     assert notice_texts(england, "peek") == ["PAS BEL: occupied"]
-    assert line(england, "F EDI E FRANCE").result == () and line(england, "F LON DB").result == ()
+    assert words(line(england, "F EDI E FRANCE")) == () and words(line(england, "F LON DB")) == ()
     assert "LON" not in played.position.state.units
     assert played.position.usage == {"espionage": {"ENGLAND": {"1901": 1, "1902": 1}}}
 
@@ -395,7 +396,7 @@ def test_seed_example_peek_a_sneak() -> None:
     units = {"FRANCE": ["A PAR"], "ENGLAND": ["F EDI"]}
     played = play(units, {"FRANCE": ["Peek-a-Sneak-North Sea"], "ENGLAND": ["F EDI - NTH"]})
     france = played.observations["FRANCE"]
-    assert line(france, "PAS NTH").result == ()
+    assert words(line(france, "PAS NTH")) == ()
     [notice] = france.notices_of("peek")
     assert (notice.text, notice.get("province"), notice.get("answer")) == ("PAS NTH: occupied", "NTH", "occupied")
     assert foreign(france) == set()  # occupied, not by what
@@ -443,7 +444,7 @@ def test_seed_disband_before_the_moves() -> None:
     after = played.position.state
     assert after.units["BUR"] == Unit("GERMANY", "A", "BUR")
     assert not after.dislodged
-    assert line(played.observations["FRANCE"], "A BUR DB").result == ()
+    assert words(line(played.observations["FRANCE"], "A BUR DB")) == ()
     assert played.observations["FRANCE"].notices == ()
     assert all(r.unit is None or r.unit.power != "FRANCE" for r in played.resolutions[0].orders)
 
@@ -456,8 +457,8 @@ def test_disband_after_the_moves() -> None:
     played = variant.play(position(units), {"FRANCE": ["A BUR DB"], "GERMANY": ["A MUN - BUR"]})
     assert played.resolutions[0].result_of("MUN").outcome == "bounced"
     assert set(played.position.state.units) == {"MUN"}
-    assert line(played.observations["FRANCE"], "A BUR DB").result == ()
-    assert played.observations["FRANCE"].order_texts() == ["A BUR DB"]
+    assert words(line(played.observations["FRANCE"], "A BUR DB")) == ()
+    assert texts(played.observations["FRANCE"]) == ["A BUR DB"]
 
 
 def test_disband_after_a_dislodged_unit_is_simply_gone() -> None:
@@ -496,7 +497,7 @@ def test_an_extra_order_and_another_order_for_one_unit_are_both_void() -> None:
     played = play(units, {"ENGLAND": ["F NTH E FRANCE", "F NTH - ENG"]})
     england = played.observations["ENGLAND"]
     assert played.position.state.units["NTH"] == Unit("ENGLAND", "F", "NTH")
-    assert line(england, "F NTH E FRANCE; F NTH - ENG").result == ("fails",)
+    assert words(line(england, "F NTH E FRANCE; F NTH - ENG")) == ("fails",)
     assert notice_texts(england, "void") == [
         "F NTH was given two different orders ('F NTH E FRANCE' and 'F NTH - ENG'): it held, and neither was carried out"
     ]
@@ -509,7 +510,7 @@ def test_disband_and_another_order_leave_the_unit_in_place() -> None:
     assert played.position.state.units == {"BUR": Unit("FRANCE", "A", "BUR")}
     played = play({"FRANCE": ["A BUR"]}, {"FRANCE": ["A BUR DB", "A BUR E GERMANY"]})
     assert played.position.state.units == {"BUR": Unit("FRANCE", "A", "BUR")}
-    assert line(played.observations["FRANCE"], "A BUR DB; A BUR E GERMANY").result == ("fails",)
+    assert words(line(played.observations["FRANCE"], "A BUR DB; A BUR E GERMANY")) == ("fails",)
 
 
 def test_the_same_extra_order_twice_is_one_order() -> None:
@@ -517,7 +518,7 @@ def test_the_same_extra_order_twice_is_one_order() -> None:
         {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["A BUR E GERMANY", "a bur espionage germany"]}
     )
     assert played.rejected == ()
-    assert line(played.observations["FRANCE"], "A BUR E GERMANY").result == ()
+    assert words(line(played.observations["FRANCE"], "A BUR E GERMANY")) == ()
 
 
 def test_extra_orders_refused_where_the_variant_has_none() -> None:

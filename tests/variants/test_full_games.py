@@ -21,12 +21,13 @@ from fogdip.engine.legal import legal_orders
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, compose
+from views import as_json
 
 END_YEAR = 1904
 
 
 def report(played: TurnResult, power: str) -> str:
-    return json.dumps(played.observations[power].as_json(), sort_keys=True)
+    return json.dumps(as_json(played.observations[power]), sort_keys=True)
 
 
 def ball(state: GameState, provinces: Iterable[str], radius: int = 2) -> set[str]:

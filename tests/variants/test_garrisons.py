@@ -26,6 +26,7 @@ from fogdip.fog import Notice, Observation
 from fogdip.play import adjudicate_document, position_document, position_from_document
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, compose
 from fogdip.variants.garrisons import HOLDERS, seed_holders
+from views import notice_json
 
 BOARD = standard_map()
 MYOPIA = Variant.named("diplomyopia")
@@ -83,7 +84,7 @@ def test_seed_piedmont_captured_by_a_french_army() -> None:
     silent_but(retreats)
     assert spring.position.usage[HOLDERS]["PIE"] == "ITALY"
     notice = only_garrison(fall.observations["ITALY"])
-    assert notice.as_json() == {
+    assert notice_json(notice) == {
         "kind": "garrison",
         "text": "Piedmont captured by a French army",
         "province": "PIE",

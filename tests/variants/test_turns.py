@@ -8,6 +8,7 @@ from fogdip.engine.errors import FogdipError
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 from fogdip.variants import Position, Variant, compose
+from views import text
 
 
 def play_through(
@@ -103,7 +104,7 @@ def test_1898_setup_defaults_and_choices() -> None:
     assert played.position.state.homes["ENGLAND"] == ("EDI", "LON", "LVP")
     assert [n.kind for n in played.observations["FRANCE"].notices] == ["rejected"]
     assert not played.observations["ENGLAND"].notices  # France's mistake is France's business
-    assert [o.text for o in played.observations["ENGLAND"].orders] == ["A EDI"]
+    assert [text(o) for o in played.observations["ENGLAND"].orders] == ["A EDI"]
 
 
 def test_free_setup_places_chosen_units_and_keeps_them_secret() -> None:

@@ -19,6 +19,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
+from fogdip.codec.observations import knowledge_to_json, observation_to_json
+from fogdip.fog.report import observation_text
 from fogdip.server.gamefile import GameFile
 from fogdip.variants import PRESETS, VariantOptions
 
@@ -127,8 +129,9 @@ def adjudicate(
             folder = reports / played.turn
             folder.mkdir(parents=True, exist_ok=True)
             for power, seen in played.observations.items():
-                (folder / f"{power}.txt").write_text(seen.text() + "\n", encoding="utf-8")
-                (folder / f"{power}.json").write_text(json.dumps(seen.as_json(), indent=1) + "\n", encoding="utf-8")
+                (folder / f"{power}.txt").write_text(observation_text(seen) + "\n", encoding="utf-8")
+                report = json.dumps(observation_to_json(seen), indent=1)
+                (folder / f"{power}.json").write_text(report + "\n", encoding="utf-8")
         record.save(game)
         where = f"; reports in {reports / played.turn}" if reports is not None else ""
         Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
@@ -155,7 +158,7 @@ def show(
                 "next_turn": record.turn,
                 "filed": record.filed.get(power, []),
                 "reports": reports,
-                "knowledge": knowledge.as_json(),
+                "knowledge": knowledge_to_json(knowledge),
                 "revealed_history": history,
             }
             print(json.dumps(payload, indent=1))

@@ -49,7 +49,7 @@ from fogdip.engine.orders import (
 from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
-from fogdip.engine.units import Unit
+from fogdip.engine.units import Phase, Unit
 
 
 class CheckedOrder(NamedTuple):
@@ -112,6 +112,12 @@ class OrderChecker:
             unit = self._own_unit(power, order.unit, dislodged, retreat=True)
             return self._wrap(power, order, written, unit, self._retreat)
         return self._adjustment(power, order, written)
+
+    def check_unit(self, unit: Unit, order: Order, text: str | None = None) -> CheckedOrder:
+        """Check an order of a movement or retreat phase for ``unit`` (found by the caller)."""
+        written = str(order) if text is None else text
+        check = self._movement if self.state.phase.kind == "M" else self._retreat
+        return self._wrap(unit.power, order, written, unit, check)
 
     def _wrap(self, power: str, order: Order, written: str, unit: Unit, check: object) -> CheckedOrder:
         try:
@@ -401,3 +407,26 @@ def _standing(board: Map, province: str) -> tuple[UnitRef, ...]:
         UnitRef("F", location) for location in board.coasts(province) or (province,) if board.can_hold("F", location)
     )
     return tuple(out)
+
+
+def check_by_map(board: Map, rules: Rules, phase: Phase, unit: Unit, order: Order) -> CheckedOrder:
+    """Judge ``unit``'s order of a movement or retreat phase by the map alone
+    (``legality="map"``): from the order as written, the unit's own type and place, and the
+    map, whatever else stands anywhere. This is the very check adjudication runs in every fog
+    game, and what filing and the fog layer ask: one judgement, not three.
+
+    >>> from fogdip.engine.map import standard_map
+    >>> from fogdip.engine.notation import parse_order
+    >>> from fogdip.engine.rules import get_rules
+    >>> board = standard_map()
+    >>> checked = check_by_map(board, get_rules(), Phase("S", 1901, "M"), Unit("FRANCE", "A", "BRE"), parse_order("A BRE - LON", board))
+    >>> checked.legal, str(checked.order)
+    (True, 'A BRE - LON VIA')
+    """
+    key = (check_by_map, rules, phase)
+    checker = board.memo.get(key)
+    if checker is None:
+        empty = GameState(board, phase, {}, {}, {})
+        checker = board.memo.setdefault(key, OrderChecker(empty, rules.with_options(legality="map")))
+    assert isinstance(checker, OrderChecker)
+    return checker.check_unit(unit, order)

@@ -18,7 +18,8 @@ from fogdip.fog.diplomyopia import DiplomyopiaRules
 from fogdip.fog.fog_1898 import Fog1898Rules
 from fogdip.fog.fog_of_war import FogOfWarRules
 from fogdip.fog.knowledge import Ghost, Knowledge
-from fogdip.fog.observation import UNKNOWN, Notice, Observation, SeenOrder, SeenUnit
+from fogdip.fog.masked import FAILED, HIDDEN, SUCCEEDED, Hidden, MaskedOrder, MaskedUnit, OrderKind, SeenResult
+from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules
 from fogdip.fog.sighting import SightingRules
 from fogdip.fog.standard import StandardRules
@@ -45,9 +46,11 @@ def get_fog_rules(name: str, **options: Any) -> FogRules:
 
 
 __all__ = [
+    "FAILED",
     "FOG_RULES",
+    "HIDDEN",
     "NO_EVENTS",
-    "UNKNOWN",
+    "SUCCEEDED",
     "DeadmanRules",
     "DiplomyopiaRules",
     "Events",
@@ -56,10 +59,15 @@ __all__ = [
     "FogOptions",
     "FogRules",
     "Ghost",
+    "Hidden",
     "Knowledge",
+    "MaskedOrder",
+    "MaskedUnit",
     "Notice",
     "Observation",
+    "OrderKind",
     "SeenOrder",
+    "SeenResult",
     "SeenUnit",
     "SightingRules",
     "StandardRules",

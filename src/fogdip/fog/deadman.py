@@ -15,38 +15,39 @@ dislodged and awaiting its retreat: its province now holds the unseen attacker.
 >>> from fogdip.engine import GameState, adjudicate, get_rules
 >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
+>>> from fogdip.fog.report import order_line
 >>> seen = DeadmanRules().observe(record, "FRANCE")
->>> [str(order.text) + " " + order.mark for order in seen.orders]
+>>> [order_line(order, "FRANCE") for order in seen.orders]
 ['A MAR H (ok)', 'A PAR - BUR (fails)', 'F BRE H (ok)']
 >>> sorted(str(unit) for unit in seen.units), sorted(seen.visible)
 (['A MAR', 'A PAR', 'F BRE'], ['BRE', 'MAR', 'PAR'])
 
-A deadman order is written from what the power wrote, its own units and the map alone, in one
-form whether it was legal or not: units that are not the power's own by province only.
+A deadman order is shown as the engine judged it by the map alone (normalised where legal, as
+written where not: either way from what the power wrote, its own unit and the map), with the
+units it names that are not the power's own by province only.
 
->>> record = adjudicate(GameState.initial(), {"FRANCE": ["A MAR S MUN - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
->>> [order.text for order in DeadmanRules().observe(record, "FRANCE").orders if "MAR" in order.text]
-['A MAR S MUN - BUR']
+>>> record = adjudicate(GameState.initial(), {"FRANCE": ["A MAR S A MUN - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
+>>> [order_line(order, "FRANCE") for order in DeadmanRules().observe(record, "FRANCE").orders if order.province == "MAR"]
+['A MAR S MUN - BUR (ok)']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
+from fogdip.fog.masked import FAILED, SeenResult
 from fogdip.fog.observation import SeenOrder, SeenUnit
 from fogdip.fog.rules import FogOptions, FogRules
 from fogdip.fog.sight import (
     ResultLevel,
-    full_text,
-    needs_convoy,
     own_units,
     record_facts,
     revealed_result,
+    seen_order,
     seen_unit,
     state_facts,
 )
@@ -91,12 +92,15 @@ class DeadmanRules(FogRules):
         before = resolution.before
         own = {unit.province: unit for unit in own_units(before, power)}
         return [
-            SeenOrder(power, blind_text(result, before, own), outcome(result, self.level, resolution))
+            seen_order(
+                result._replace(order=blind_order(result.order, result.unit, before, own)),
+                outcome(result, self.level, resolution),
+            )
             for result in record_facts(resolution).orders_of(power)
         ]
 
 
-def outcome(result: OrderResult, level: ResultLevel, resolution: Resolution) -> tuple[str, ...] | None:
+def outcome(result: OrderResult, level: ResultLevel, resolution: Resolution) -> SeenResult | None:
     """What the power learns of its order's outcome. At ``"success"`` a unit dislodged while
     holding failed, though the engine counts its hold as carried out: the seed's GM would
     underline it.
@@ -108,32 +112,21 @@ def outcome(result: OrderResult, level: ResultLevel, resolution: Resolution) -> 
     ...     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}})
     >>> record = adjudicate(state, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]}, by_map)
     >>> held = record.result_of("BUR")
-    >>> str(held.outcome), outcome(held, "full", record), outcome(held, "success", record)
-    ('held', ('dislodged',), ('fails',))
+    >>> str(held.outcome), outcome(held, "full", record).words, outcome(held, "success", record) == FAILED
+    ('held', ('dislodged',), True)
     """
     if level == "success" and "dislodged" in result.results:
-        return ("fails",)
+        return FAILED
     return revealed_result(result, level, resolution)
 
 
-def blind_text(result: OrderResult, before: GameState, own: dict[str, Unit]) -> str:
-    """One of the power's own orders in standard notation, written from what the power wrote,
-    its own units and the map only.
-
-    ``own`` maps provinces to the power's units before the phase. Units the order names that
-    are not the power's own are written by province only (``A MAR S MUN - BUR``).
-    """
-    return full_text(result._replace(order=blind_order(result.order, result.unit, before, own)))
-
-
 def blind_order(order: Order, unit: Unit | None, before: GameState, own: dict[str, Unit]) -> Order:
-    """The order in a form that is the same whether the engine normalised it (it was legal)
-    or kept it as written (it was not).
+    """One of the power's own orders as the engine judged it by the map alone (normalised
+    where legal, as written where not), with the units it names written from the power's own
+    knowledge: its own units as they stand, any other by province only. In a retreat phase a
+    move is written as the retreat it stands for.
 
-    The engine normalises a legal order: the ordered unit's type and coast, an army's ``VIA``,
-    a retreat's form; under legality by the map alone nothing else. Written by this function,
-    each of these, and the units the order names, depends only on what was written, the power's
-    own units and the map.
+    ``own`` maps provinces to the power's units before the phase.
     """
     board = before.board
 
@@ -146,37 +139,17 @@ def blind_order(order: Order, unit: Unit | None, before: GameState, own: dict[st
         return order  # builds and waives name no other unit
     head = UnitRef(unit.kind, unit.location)
     if isinstance(order, (Move, Retreat)) and before.phase.kind == "R":
-        return Retreat(head, _target(board, unit, order.target))
+        return Retreat(head, order.target)
     if isinstance(order, Move):
-        return Move(head, _target(board, unit, order.target), _via(board, unit, order))
+        return Move(head, order.target, order.via_convoy)
     if isinstance(order, SupportHold):
         return SupportHold(head, ref(order.supported))
     if isinstance(order, SupportMove):
         supported = ref(order.supported)
-        # Only a supported fleet of one's own keeps a coast: whether the engine kept the
-        # written coast depends on the supported unit's type.
-        own_fleet = supported.kind == "F"
-        target = order.target if own_fleet else board.province_of(order.target)
+        # A coast is kept only for a supported fleet of one's own: of any other unit the
+        # power knows no more than the province it named.
+        target = order.target if supported.kind == "F" else board.province_of(order.target)
         return SupportMove(head, supported, target)
     if isinstance(order, Convoy):
-        return Convoy(head, ref(order.army), board.province_of(order.target))
+        return Convoy(head, ref(order.army), order.target)
     return order
-
-
-def _target(board: Map, unit: Unit, written: str) -> str:
-    """Where a move or retreat goes: a province for an army; for a fleet, the written
-    location with the coast filled in where the map leaves only one (as the engine does)."""
-    province = board.province_of(written)
-    if unit.kind == "A":
-        return province
-    coasts = board.coasts(province)
-    if not coasts or written in coasts:
-        return written
-    reachable = [coast for coast in coasts if coast in board.fleet_targets(unit.location)]
-    return reachable[0] if len(reachable) == 1 else written
-
-
-def _via(board: Map, unit: Unit, order: Move) -> bool:
-    """``VIA`` as written, and always where only a convoy could make the move (the engine adds
-    it where a chain of seas links the two ends, and leaves an impossible move as written)."""
-    return order.via_convoy or needs_convoy(board, unit.kind, unit.location, order.target)

@@ -124,8 +124,9 @@ def garrison_notice(board: Map, province: str, captor: str, kind: str | None) ->
     ``None`` if no unit of the captor stands there).
 
     >>> from fogdip.engine.map import get_map
-    >>> garrison_notice(get_map("standard"), "PIE", "FRANCE", "A").as_json()
-    {'kind': 'garrison', 'text': 'Piedmont captured by a French army', 'province': 'PIE', 'captor': 'FRANCE', 'type': 'A'}
+    >>> notice = garrison_notice(get_map("standard"), "PIE", "FRANCE", "A")
+    >>> notice.text, notice.data
+    ('Piedmont captured by a French army', (('province', 'PIE'), ('captor', 'FRANCE'), ('type', 'A')))
     """
     name = board.provinces[province].name
     if kind is None:

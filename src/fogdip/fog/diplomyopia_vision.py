@@ -29,13 +29,14 @@ from typing import TypeAlias
 
 from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Move, Retreat, SupportHold, SupportMove
-from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.units import Unit
+from fogdip.fog.masked import SeenResult
 from fogdip.fog.observation import Notice, NoticeValue, SeenOrder
-from fogdip.fog.sight import KeptOn, fog_words, full_text, record_facts
+from fogdip.fog.sight import KeptOn, fog_words, full_text, record_facts, seen_order
 
 #: Outcomes of a move that got to its target's border (a convoy, if any, carried it there).
-REACHED = ("moved", "bounced")
+REACHED = (Outcome.MOVED, Outcome.BOUNCED)
 
 #: A notice's kind, text and data, before the watchers' tag and ``seen_by`` are added.
 Told: TypeAlias = tuple[str, str, tuple[tuple[str, NoticeValue], ...]]
@@ -109,7 +110,7 @@ class Battle:
             and province not in self.resolution.moves
             and province not in self.resolution.dislodged
         )
-        return stayed or any(e.outcome == "moved" for e in self.entrants.get(province, ()))
+        return stayed or any(e.outcome == Outcome.MOVED for e in self.entrants.get(province, ()))
 
     def move_supporters(self, province: str) -> list[Unit]:
         """The supports counted (given and not cut) for the move of the unit in ``province``."""
@@ -134,7 +135,7 @@ class Battle:
     def opposed(self, move: OrderResult) -> bool:
         """Whether a move that reached its target met any opposition there (the NOTE to rule
         3: only a support of an unopposed move is "not needed")."""
-        if move.outcome != "moved":
+        if move.outcome != Outcome.MOVED:
             return True
         target = self.target(move)
         if len(self.entrants.get(target, ())) > 1:
@@ -201,7 +202,11 @@ class Battle:
         """Whether the army got to this convoying fleet: the fleet was not disrupted and a
         chain of undisrupted fleets convoying the same army links it to the army's province."""
         order = fleet.order
-        if fleet.unit is None or not isinstance(order, Convoy) or fleet.outcome not in ("convoyed", "convoy-unused"):
+        if (
+            fleet.unit is None
+            or not isinstance(order, Convoy)
+            or fleet.outcome not in (Outcome.CONVOYED, Outcome.CONVOY_UNUSED)
+        ):
             return False
         army = order.army.province
         chain = {
@@ -210,7 +215,7 @@ class Battle:
             if r.unit is not None
             and isinstance(r.order, Convoy)
             and r.order.army.province == army
-            and r.outcome in ("convoyed", "convoy-unused")
+            and r.outcome in (Outcome.CONVOYED, Outcome.CONVOY_UNUSED)
         }
         reached, frontier = set(), [army]
         while frontier:
@@ -255,14 +260,9 @@ def combat_vision(resolution: Resolution, power: str) -> tuple[list[SeenOrder], 
     for province in sorted(shared):
         move = shared[province]
         if move.power != power:
-            orders.append(
-                SeenOrder(
-                    move.power,
-                    full_text(move),
-                    tuple(w for w in fog_words(move, battle.resolution) if w != "dislodged"),
-                )
-            )
-        if move.outcome == "bounced":
+            words = tuple(w for w in fog_words(move, battle.resolution) if w != "dislodged")
+            orders.append(seen_order(move, SeenResult.told(words)))
+        if move.outcome == Outcome.BOUNCED:
             notices.append(_stood_off(battle, power, move))
     return orders, notices
 
@@ -318,7 +318,7 @@ def watch_notices(battle: Battle, power: str, watchers: Iterable[Unit]) -> list[
         for attack in battle.entrants.get(watcher.province, ()):
             assert attack.unit is not None
             # The attack that dislodged it is told by the dislodgement notice, with its origin.
-            if attack.power != power and attack.outcome != "moved":
+            if attack.power != power and attack.outcome != Outcome.MOVED:
                 origin = attack.unit.province
                 out.append(
                     Notice.make(
@@ -351,8 +351,8 @@ def _seen_in(told: list[Told], observers: list[str]) -> list[Notice]:
 
 
 def _entry_notice(battle: Battle, province: str, results: list[OrderResult]) -> Notice:
-    entered = [e.unit for e in results if e.unit is not None and e.outcome == "moved"]
-    failed = [e.unit for e in results if e.unit is not None and e.outcome != "moved"]
+    entered = [e.unit for e in results if e.unit is not None and e.outcome == Outcome.MOVED]
+    failed = [e.unit for e in results if e.unit is not None and e.outcome != Outcome.MOVED]
     data: dict[str, object] = dict(province=province, entered=_identities(entered), failed=_identities(failed))
     if not failed:
         return Notice.make("enters", f"{_capital(describe(battle.board, entered))} enters {province}", **data)

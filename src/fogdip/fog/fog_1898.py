@@ -6,7 +6,7 @@ turn." Units in sight are seen with owner and type, and so are the owners of cen
 
 A foreign order is learnt as far as the power watched it: a move by the province it left
 (seen at the **beginning** of the turn) and the province it ended up in (seen at the **end**);
-anything unseen is written ``???``. Supports and convoys in a province seen at the beginning
+anything unseen is hidden (``???`` in the report). Supports and convoys in a province seen at the beginning
 or the end are known, and what they support is known as far as the moving unit is seen.
 A power whose move bounces learns that another unit tried to move there too, and how many
 units defended the province it failed to enter. (The 1898 setup, the gunboat press and the
@@ -22,29 +22,41 @@ from somewhere it cannot see.
 ...     "units": {"GERMANY": ["A PRU"], "AUSTRIA": ["A GAL"]}})
 >>> record = adjudicate(state, {"GERMANY": ["A PRU H"], "AUSTRIA": ["A GAL - SIL"]}, by_map)
 >>> seen = Fog1898Rules().observe(record, "GERMANY")
->>> [f"{order.text} {order.mark}" for order in seen.orders]
-['A PRU H (ok)', 'A ??? - SIL (ok)']
+>>> from fogdip.fog.report import order_line
+>>> [order_line(order, "GERMANY") for order in seen.orders]
+['A PRU H (ok)', 'AUSTRIA: A ??? - SIL (ok)']
 >>> sorted(seen.visible)
 ['BAL', 'BER', 'LVN', 'PRU', 'SIL', 'WAR']
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove
-from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.state import GameState
-from fogdip.fog.observation import UNKNOWN, Notice, SeenOrder
+from fogdip.fog.masked import OrderKind
+from fogdip.fog.observation import Notice, SeenOrder
 from fogdip.fog.rules import FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import KeptOn, masked_text, province_sight, record_facts, state_facts, success_or_failure, union
+from fogdip.fog.sight import (
+    KeptOn,
+    province_sight,
+    record_facts,
+    seen_order,
+    state_facts,
+    success_or_failure,
+    union,
+    unit_order,
+)
 
 #: How much of an order a power sees: whether its origin and its target are shown.
 View: TypeAlias = tuple[bool, bool]
 
 #: Outcomes of a move that never got under way: an army with no convoy to carry it.
-_STRANDED = ("no-path", "disrupted")
+_STRANDED = (Outcome.NO_PATH, Outcome.DISRUPTED)
 
 
 @dataclass(frozen=True)
@@ -103,7 +115,7 @@ def sight_1898(state: GameState, power: str, *, dislodged_units_see: bool = True
 
 
 class Fog1898Rules(FogRules):
-    """Sight around own centres and units; foreign orders with ``???`` for what was unseen."""
+    """Sight around own centres and units; foreign orders with what was unseen hidden."""
 
     name = "fog-1898"
     seed = "004"
@@ -165,27 +177,26 @@ class Fog1898Rules(FogRules):
             if not self.options.show_holds or not watch.during(here):
                 return None
             # A voided order is reported as what the unit did: it held, or (retreating) disbanded.
-            did = "D" if resolution.before.phase.kind == "R" else "H"
-            return SeenOrder(result.power, f"{unit.kind} {unit.location} {did}", None)
+            did = OrderKind.DISBAND if resolution.before.phase.kind == "R" else OrderKind.HOLD
+            return SeenOrder(result.power, unit_order(did, unit), None)
         if isinstance(order, (Move, Retreat)):
             view = self.move_view(result, watch)
             if view is None:
                 return None
             shown = {here: view[0], _province(order.target): view[1]}
-            return SeenOrder(result.power, _masked(resolution, result, shown), success_or_failure(result))
+            return seen_order(result, success_or_failure(result), _shown(shown))
         if not watch.during(here):
             return None
         if isinstance(order, (SupportMove, Convoy)):
             other = order.supported if isinstance(order, SupportMove) else order.army
             origin, target = self.named_view(resolution, other.province, _province(order.target), watch)
             shown = {here: True, other.province: origin, _province(order.target): target}
-            return SeenOrder(result.power, _masked(resolution, result, shown), None)
+            return seen_order(result, None, _shown(shown))
         if isinstance(order, SupportHold):
             origin, _ = self.named_view(resolution, order.supported.province, None, watch)
-            text = _masked(resolution, result, None) if origin else f"{unit.kind} {unit.location} S {UNKNOWN}"
-            return SeenOrder(result.power, text, None)
+            return seen_order(result, None, None if origin else _shown({here: True}))
         if isinstance(order, (Build, Disband)):
-            return SeenOrder(result.power, _masked(resolution, result, None), None)
+            return seen_order(result, None)
         return None  # pragma: no cover - every order with a unit is handled above
 
     def move_view(self, result: OrderResult, watch: Watch) -> View | None:
@@ -255,7 +266,7 @@ def clash_notices(resolution: Resolution, power: str, watched: frozenset[str] | 
     out: list[Notice] = []
     facts = _facts(resolution)
     for result in record_facts(resolution).orders_of(power):
-        if result.outcome != "bounced" or not isinstance(result.order, (Move, Retreat)):
+        if result.outcome != Outcome.BOUNCED or not isinstance(result.order, (Move, Retreat)):
             continue
         target = _province(result.order.target)
         if isinstance(result.order, Retreat) and watched is not None and target not in watched:
@@ -341,10 +352,9 @@ def _tried(result: OrderResult, target: str) -> bool:
     )
 
 
-def _masked(resolution: Resolution, result: OrderResult, shown: dict[str, bool] | None) -> str:
-    """The order with ``???`` wherever ``shown`` says no (``None``: nothing hidden); a support
-    or convoy names the other unit as its power wrote it."""
-    return masked_text(result, lambda province: shown is None or shown.get(province, False))
+def _shown(shown: dict[str, bool]) -> Callable[[str], bool]:
+    """Whether a province is shown: only those ``shown`` says so."""
+    return lambda province: shown.get(province, False)
 
 
 def _province(location: str) -> str:

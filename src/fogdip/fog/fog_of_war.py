@@ -16,8 +16,9 @@ rest of the round F Kie-Hol, which is followed here):
 >>> spring = adjudicate(GameState.initial(), {
 ...     "GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"],
 ...     "ENGLAND": ["F LON - NTH", "F EDI - NWG"], "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}, by_map)
+>>> from fogdip.fog.report import order_line
 >>> seen = FogOfWarRules().observe(spring, "GERMANY")
->>> [f"{o.text} {o.mark}" for o in seen.orders]
+>>> [order_line(o, "GERMANY") for o in seen.orders]
 ['A BER - KIE (ok)', 'A MUN - RUH (ok)', 'F KIE - HOL (ok)']
 >>> sorted(f"{u.owner} {u}" for u in seen.units if u.owner != "GERMANY")
 ['ENGLAND F NTH', 'FRANCE A BUR']
@@ -27,8 +28,8 @@ Had A Mun held, it would have watched Burgundy and learnt the French orders:
 >>> spring = adjudicate(GameState.initial(), {
 ...     "GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN H"],
 ...     "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}, by_map)
->>> [f"{o.text} {o.mark}".strip() for o in FogOfWarRules().observe(spring, "GERMANY").orders if o.power == "FRANCE"]
-['A MAR S A PAR - BUR', 'A PAR - BUR (ok)']
+>>> [order_line(o, "GERMANY") for o in FogOfWarRules().observe(spring, "GERMANY").orders if o.power == "FRANCE"]
+['FRANCE: A MAR S A PAR - BUR', 'FRANCE: A PAR - BUR (ok)']
 """
 
 from __future__ import annotations
@@ -42,18 +43,20 @@ from fogdip.engine.orders import Convoy, Hold, Move, Retreat, SupportHold, Suppo
 from fogdip.engine.outcomes import OrderResult, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
+from fogdip.fog.masked import SUCCEEDED, OrderKind
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules, own_notices, own_orders
 from fogdip.fog.sight import (
     KeptOn,
     SightMode,
-    full_text,
     own_units,
     province_sight,
     record_facts,
+    seen_order,
     seen_unit,
     state_facts,
     success_or_failure,
+    unit_order,
     unit_sight,
 )
 
@@ -222,13 +225,13 @@ class FogOfWarRules(FogRules):
         assert unit is not None
         if kind == "R":
             if isinstance(order, Retreat) and result.legal:
-                return SeenOrder(result.power, full_text(result), success_or_failure(result))
-            return SeenOrder(result.power, f"{unit} D", ())
+                return seen_order(result, success_or_failure(result))
+            return SeenOrder(result.power, unit_order(OrderKind.DISBAND, unit), SUCCEEDED)
         if not result.legal:
-            return SeenOrder(result.power, f"{unit} H", None)
+            return SeenOrder(result.power, unit_order(OrderKind.HOLD, unit), None)
         if isinstance(order, Move):
-            return SeenOrder(result.power, full_text(result), success_or_failure(result))
-        return SeenOrder(result.power, full_text(result), None)
+            return seen_order(result, success_or_failure(result))
+        return seen_order(result, None)
 
     def revealed_units(self, resolution: Resolution, power: str, visible: frozenset[str]) -> list[SeenUnit]:
         """The units of the revealed orders, where those orders leave them: a move that is

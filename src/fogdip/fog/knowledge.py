@@ -66,6 +66,14 @@ class Knowledge:
             knowledge.update(observation)
         return knowledge
 
+    @classmethod
+    def restore(
+        cls, power: str, phase: str | None, ghosts: Iterable[Ghost], centers: dict[str, KnownCenter], observations: int
+    ) -> Knowledge:
+        """Knowledge as it was saved (:func:`fogdip.codec.knowledge_to_json`)."""
+        sightings = {ghost.province: (ghost.unit, ghost.phase) for ghost in ghosts}
+        return cls(power, phase, sightings, dict(centers), observations)
+
     def update(self, seen: Observation) -> None:
         if seen.power != self.power:
             raise ValueError(f"an observation of {seen.power} cannot update {self.power}'s knowledge")
@@ -94,13 +102,3 @@ class Knowledge:
         """The last-known owner of every centre the power has known about
         (owner ``None``: lost to someone unknown)."""
         return dict(sorted(self._centers.items()))
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "power": self.power,
-            "phase": self.phase,
-            "ghosts": [
-                {"unit": str(g.unit), "owner": g.owner, "phase": g.phase, "current": g.current} for g in self.ghosts()
-            ],
-            "centers": {c: {"owner": k.owner, "phase": k.phase} for c, k in self.centers().items()},
-        }

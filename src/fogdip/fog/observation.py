@@ -2,27 +2,26 @@
 
 An observation is computed by a fog rule set (:mod:`fogdip.fog.rules`) from the engine's
 resolution record and nothing else. Everything in it is something the power is entitled to
-know; anything it is not is either absent or written ``???``.
+know; anything it is not is either absent or :data:`~fogdip.fog.masked.HIDDEN`. It holds
+values, not text: the report (:mod:`fogdip.fog.report`) writes them out.
 
 >>> unit = SeenUnit("BUR", "FRANCE", "A")
 >>> str(unit), str(SeenUnit("NTH", None, None))
 ('A BUR', '? NTH')
->>> SeenOrder("FRANCE", "A ??? - BUR", ()).mark
-'(ok)'
->>> SeenOrder(None, "A MAR S ???", None).mark
-''
+>>> from fogdip.fog.masked import HIDDEN, SUCCEEDED, MaskedOrder, MaskedUnit, OrderKind
+>>> move = MaskedOrder(OrderKind.MOVE, MaskedUnit("A", HIDDEN), target="BUR")
+>>> SeenOrder("FRANCE", move, SUCCEEDED).province is HIDDEN
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
-#: Written wherever a power cannot know a part of what it observes.
-UNKNOWN = "???"
+from fogdip.fog.masked import Kind, MaskedOrder, Place, SeenResult
 
-Kind: TypeAlias = Literal["A", "F"]
 NoticeValue: TypeAlias = str | int | bool | tuple["NoticeValue", ...] | None
 
 
@@ -50,23 +49,29 @@ class SeenUnit:
 
 @dataclass(frozen=True, slots=True)
 class SeenOrder:
-    """An order a power learns of, in standard notation with ``???`` for unknown parts.
+    """An order a power learns of.
 
-    ``result`` holds the MILA result words (empty: it succeeded) where the power learns the
-    outcome, ``("fails",)`` where it learns only that the order failed, and ``None`` where it
-    learns nothing of the outcome. ``power`` is ``None`` when the owner is hidden.
+    ``order`` is the order with whatever the power may not know hidden; ``result`` what it
+    learns of the outcome (``None``: nothing); ``power`` is ``None`` when the owner is hidden.
+    ``conflicts`` are the other orders given to the same unit, where the power learns them
+    (its own): the unit then held, and none of them was carried out.
     """
 
     power: str | None
-    text: str
-    result: tuple[str, ...] | None
+    order: MaskedOrder
+    result: SeenResult | None
+    conflicts: tuple[MaskedOrder, ...] = ()
 
     @property
-    def mark(self) -> str:
-        """``(ok)``, ``(fails)`` or nothing, as in the seeds' reports."""
-        if self.result is None:
-            return ""
-        return "(ok)" if not self.result else "(fails)"
+    def province(self) -> Place | None:
+        """The province of the unit ordered (``None`` for a waive or a peek)."""
+        unit = self.order.unit
+        return None if unit is None else unit.province
+
+    def sort_key(self) -> tuple[object, ...]:
+        result = self.result
+        outcome = (0,) if result is None else (1, result.succeeded, result.words or ())
+        return (self.order.sort_key(), outcome, tuple(c.sort_key() for c in self.conflicts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +82,8 @@ class Notice:
     ``data`` is a tuple of ``(key, value)`` pairs so the notice stays hashable; build one with
     :meth:`make`.
 
-    >>> Notice.make("dislodged", "Your A BUR was dislodged", unit="A BUR").as_json()
-    {'kind': 'dislodged', 'text': 'Your A BUR was dislodged', 'unit': 'A BUR'}
+    >>> Notice.make("dislodged", "Your A BUR was dislodged", unit="A BUR", moves=["BUR", "MUN"]).data
+    (('unit', 'A BUR'), ('moves', ('BUR', 'MUN')))
     """
 
     kind: str
@@ -95,12 +100,6 @@ class Notice:
                 return value
         raise KeyError(key)
 
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"kind": self.kind, "text": self.text}
-        for key, value in self.data:
-            out[key] = _thawed(value)
-        return out
-
 
 def _frozen(value: object) -> NoticeValue:
     if type(value) is str or value is None:  # most values: kept as they are, checked first
@@ -111,12 +110,6 @@ def _frozen(value: object) -> NoticeValue:
     if value is None or isinstance(value, (str, int, bool)):
         return value
     raise TypeError(f"notice values must be str, int, bool, None or sequences, not {type(value).__name__}")
-
-
-def _thawed(value: NoticeValue) -> object:
-    if isinstance(value, tuple):
-        return [_thawed(item) for item in value]
-    return value
 
 
 @dataclass(frozen=True)
@@ -158,11 +151,11 @@ class Observation:
         # Equal units are one unit: dropped by their fields, which is quicker than by hash.
         unique = {(unit.location, unit.dislodged, unit.owner, unit.kind): unit for unit in units}
 
-        def order_key(order: SeenOrder) -> tuple[int, str, str, bool, tuple[str, ...]]:
+        def order_key(order: SeenOrder) -> tuple[int, str, tuple[object, ...]]:
             """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
             owner = order.power
             rank = 0 if owner == power else 1 if owner is not None else 2
-            return (rank, owner or "", order.text, order.result is None, order.result or ())
+            return (rank, owner or "", order.sort_key())
 
         return cls(
             variant,
@@ -189,19 +182,6 @@ class Observation:
 
     def notices_of(self, kind: str) -> list[Notice]:
         return [notice for notice in self.notices if notice.kind == kind]
-
-    def order_texts(self) -> list[str]:
-        return [order.text for order in self.orders]
-
-    def as_json(self) -> dict[str, object]:
-        from fogdip.fog.report import observation_json
-
-        return observation_json(self)
-
-    def text(self) -> str:
-        from fogdip.fog.report import observation_text
-
-        return observation_text(self)
 
 
 def _unit_key(unit: SeenUnit) -> tuple[str, bool, str, str]:

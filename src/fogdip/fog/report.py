@@ -1,60 +1,115 @@
-"""Rendering an observation: the JSON report and the text report in the seeds' style.
+"""Writing an observation out: the text report in the seeds' style, and the words of each
+part: ``???`` for what a power may not know, ``(ok)`` and ``(fails)`` for outcomes. This is
+the only place those are written; nothing reads them back (the JSON form is
+:mod:`fogdip.codec`'s, and carries the values).
 
+>>> from fogdip.fog.masked import HIDDEN, SUCCEEDED, FAILED, MaskedOrder, MaskedUnit, OrderKind
 >>> from fogdip.fog.observation import Observation, SeenOrder, SeenUnit
 >>> seen = Observation.build(
 ...     variant="fog-of-war", power="GERMANY", phase="F1901M", next_phase="F1901R",
 ...     visible={"BEL", "HOL"}, units=[SeenUnit("BEL", "GERMANY", "A"), SeenUnit("MUN", "FRANCE", "A")],
-...     orders=[SeenOrder("GERMANY", "A RUH - BEL", ()), SeenOrder("FRANCE", "A BUR - MUN", ("fails",))],
+...     orders=[SeenOrder("GERMANY", MaskedOrder(OrderKind.MOVE, MaskedUnit("A", "RUH"), target="BEL"), SUCCEEDED),
+...             SeenOrder("FRANCE", MaskedOrder(OrderKind.MOVE, MaskedUnit("A", HIDDEN), target="MUN"), FAILED)],
 ...     centers={"BER": "GERMANY"})
 >>> print(observation_text(seen))
 GERMANY, Fall 1901 movement (F1901M), fog-of-war
 Orders:
   A RUH - BEL (ok)
-  FRANCE: A BUR - MUN (fails)
+  FRANCE: A ??? - MUN (fails)
 Units seen:
   FRANCE: A MUN
   GERMANY: A BEL
 Centres known:
   GERMANY: BER
 Visible: BEL HOL
->>> observation_json(seen)["units"]
-{'FRANCE': ['A MUN'], 'GERMANY': ['A BEL']}
+>>> order_text(MaskedOrder(OrderKind.SUPPORT, MaskedUnit("A", "SIL"), HIDDEN))
+'A SIL S ???'
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from fogdip.engine.errors import PhaseError
 from fogdip.engine.units import Phase
+from fogdip.fog.masked import Hidden, MaskedOrder, MaskedUnit, OrderKind, Place, SeenResult
 from fogdip.fog.observation import Observation, SeenOrder
 
+#: Written wherever a power may not know a part of what it observes.
+UNKNOWN = "???"
 #: The owner key used in JSON and text when a unit's or order's owner is hidden.
 UNKNOWN_OWNER = "?"
 
 
-def observation_json(seen: Observation) -> dict[str, object]:
-    """The report as JSON: the fields `fogdip adjudicate` documents, and ``text``."""
-    units: dict[str, list[str]] = {}
-    for unit in seen.units:
-        units.setdefault(unit.owner or UNKNOWN_OWNER, []).append(str(unit))
-    centers: dict[str, list[str]] = {}
-    for center, owner in seen.centers:
-        centers.setdefault(owner, []).append(center)
-    return {
-        "variant": seen.variant,
-        "power": seen.power,
-        "phase": seen.phase,
-        "next_phase": seen.next_phase,
-        "visible": sorted(seen.visible),
-        "units": dict(sorted(units.items())),
-        "orders": [
-            {"power": order.power, "order": order.text, "result": None if order.result is None else list(order.result)}
-            for order in seen.orders
-        ],
-        "centers": dict(sorted(centers.items())),
-        "notices": [notice.as_json() for notice in seen.notices],
-        "opening": seen.opening,
-        "text": observation_text(seen),
+def place_text(place: Place) -> str:
+    return UNKNOWN if isinstance(place, Hidden) else place
+
+
+def unit_text(unit: MaskedUnit) -> str:
+    """``A PAR``; ``PAR`` where the type is not given; ``A ???`` where the place is hidden."""
+    place = place_text(unit.location)
+    return place if unit.kind is None else f"{unit.kind} {place}"
+
+
+def order_text(order: MaskedOrder) -> str:
+    """The order in standard notation, ``???`` for each hidden part."""
+    kind = order.kind
+    if kind is OrderKind.WAIVE:
+        return "WAIVE"
+    if kind is OrderKind.PEEK:
+        return f"PAS {place_text(order.target or '')}"
+    assert order.unit is not None, order
+    head = unit_text(order.unit)
+    if kind in (OrderKind.SUPPORT, OrderKind.CONVOY):
+        verb = "S" if kind is OrderKind.SUPPORT else "C"
+        other = order.other
+        if other is None or isinstance(other, Hidden):
+            return f"{head} {verb} {UNKNOWN}"
+        named = f"{head} {verb} {unit_text(other)}"
+        return named if order.target is None else f"{named} - {place_text(order.target)}"
+    if kind is OrderKind.MOVE:
+        return f"{head} - {place_text(order.target or '')}{' VIA' if order.via else ''}"
+    if kind is OrderKind.RETREAT:
+        return f"{head} R {place_text(order.target or '')}"
+    if kind is OrderKind.ESPIONAGE:
+        return f"{head} E {order.spied}"
+    return f"{head}{_BARE[kind]}"
+
+
+_BARE = MappingProxyType(
+    {
+        OrderKind.HOLD: " H",
+        OrderKind.DISBAND: " D",
+        OrderKind.BUILD: " B",
+        OrderKind.DISBAND_NOW: " DB",
+        OrderKind.PLACE: "",
     }
+)
+
+
+def seen_order_text(seen: SeenOrder) -> str:
+    """The order's line without its owner or outcome: several orders given to one unit are
+    written together, ``; `` between them, in the order they are held."""
+    if not seen.conflicts:
+        return order_text(seen.order)
+    return "; ".join(order_text(order) for order in (seen.order, *seen.conflicts))
+
+
+def result_mark(result: SeenResult | None) -> str:
+    """``(ok)``, ``(fails)`` or nothing, as in the seeds' reports."""
+    if result is None:
+        return ""
+    return "(ok)" if result.succeeded else "(fails)"
+
+
+def result_words(result: SeenResult | None) -> list[str] | None:
+    """The outcome as a report's JSON gives it: the result words (``[]``: success),
+    ``["fails"]`` where only the failure is known, ``null`` where nothing is."""
+    if result is None:
+        return None
+    if result.words is None:
+        return ["fails"]
+    return list(result.words)
 
 
 def observation_text(seen: Observation) -> str:
@@ -63,7 +118,7 @@ def observation_text(seen: Observation) -> str:
     lines = [f"{seen.power}, {_phase_title(seen)}, {seen.variant}"]
     if seen.orders:
         lines.append("Orders:")
-        lines.extend(f"  {_order_line(order, seen.power)}" for order in seen.orders)
+        lines.extend(f"  {order_line(order, seen.power)}" for order in seen.orders)
     elif not seen.opening:
         lines.append("Orders: none seen")
     if seen.units:
@@ -85,10 +140,11 @@ def observation_text(seen: Observation) -> str:
     return "\n".join(lines)
 
 
-def _order_line(order: SeenOrder, viewer: str) -> str:
+def order_line(order: SeenOrder, viewer: str) -> str:
+    """One line of a report: the owner (unless it is the viewer), the order, the outcome."""
     owner = "" if order.power == viewer else f"{order.power or 'unknown'}: "
-    mark = f" {order.mark}" if order.mark else ""
-    return f"{owner}{order.text}{mark}"
+    mark = result_mark(order.result)
+    return f"{owner}{seen_order_text(order)}{' ' + mark if mark else ''}"
 
 
 def _phase_title(seen: Observation) -> str:

@@ -14,16 +14,17 @@ units its power may not see, and no observation made afterwards could take that 
 >>> from fogdip.engine import GameState, adjudicate, get_rules
 >>> from fogdip.fog import get_fog_rules
 >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"]})
+>>> from fogdip.fog.report import order_line
 >>> seen = get_fog_rules("standard").observe(record, "GERMANY")
->>> [o.text + " " + o.mark for o in seen.orders if o.power == "FRANCE" and "BUR" in o.text]
-['A PAR - BUR (ok)']
+>>> [order_line(o, "GERMANY") for o in seen.orders if o.province == "PAR"]
+['FRANCE: A PAR - BUR (ok)']
 >>> get_fog_rules("fog-of-war").observe(record, "GERMANY")
 Traceback (most recent call last):
 ...
 fogdip.engine.errors.FogdipError: fog rules 'fog-of-war' need a record judged by the map alone: adjudicate with rules.with_options(legality="map")
 >>> fogged = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"]}, get_rules().with_options(legality="map"))
->>> [o.text for o in get_fog_rules("fog-of-war").observe(fogged, "FRANCE").orders]
-['A MAR H', 'A PAR - BUR', 'F BRE H']
+>>> [order_line(o, "FRANCE") for o in get_fog_rules("fog-of-war").observe(fogged, "FRANCE").orders]
+['A MAR H (ok)', 'A PAR - BUR (ok)', 'F BRE H (ok)']
 """
 
 from __future__ import annotations
@@ -47,12 +48,12 @@ from fogdip.fog.sight import KeptOn, own_units, record_facts, state_facts
 class Events:
     """What a variant's own orders and schedule add to each power's observation.
 
-    Keys are power names. ``orders`` replace or add the power's own order lines (keyed by the
-    unit's province, or by a name such as ``"PAS"`` for orders that command no unit);
+    Keys are power names. ``orders`` replace or add the power's own orders (an order replaces
+    the power's order for the same unit; a peek, which commands no unit, is added);
     ``units`` are extra sightings (espionage); ``notices`` are appended.
     """
 
-    orders: Mapping[str, Mapping[str, SeenOrder]] = field(default_factory=dict)
+    orders: Mapping[str, tuple[SeenOrder, ...]] = field(default_factory=dict)
     units: Mapping[str, tuple[SeenUnit, ...]] = field(default_factory=dict)
     notices: Mapping[str, tuple[Notice, ...]] = field(default_factory=dict)
 
@@ -126,11 +127,12 @@ class FogRules:
         visible = self.visible_provinces(after, power)
         units = list(self.units_seen(after, power, visible))
         units.extend(events.units.get(power, ()))
-        replaced = events.orders.get(power, {})
+        replacing = events.orders.get(power, ())
         orders = self.orders_seen(resolution, power)
-        if replaced:
-            orders = [o for o in orders if not (o.power == power and _unit_key(o) in replaced)]
-            orders.extend(replaced.values())
+        if replacing:
+            replaced = {order.province for order in replacing if order.province is not None}
+            orders = [o for o in orders if not (o.power == power and o.province in replaced)]
+            orders.extend(replacing)
         notices = list(self.notices(resolution, power))
         notices.extend(events.notices.get(power, ()))
         return Observation.build(
@@ -264,12 +266,6 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
 
 
 _affairs: KeptOn[Resolution, dict[bool, dict[str, tuple[Notice, ...]]]] = KeptOn(_own_affairs)
-
-
-def _unit_key(order: SeenOrder) -> str:
-    """The province of the unit an order line commands (``A PAR - BUR``: ``PAR``)."""
-    parts = order.text.split()
-    return parts[1].partition("/")[0] if len(parts) > 1 else order.text
 
 
 def _dislodged_unit(resolution: Resolution, province: str) -> Unit | None:

@@ -11,15 +11,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import replace
 from functools import cached_property
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, UnitRef, Waive
-from fogdip.engine.outcomes import OrderResult, Resolution
+from fogdip.engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
+from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
-from fogdip.fog.observation import UNKNOWN, SeenOrder, SeenUnit
+from fogdip.fog.masked import HIDDEN, MaskedOrder, MaskedUnit, OrderKind, Place, SeenResult
+from fogdip.fog.observation import SeenOrder, SeenUnit
 
 #: How a unit's sight spreads: along the moves its own type can make, or to every
 #: neighbouring province whatever the terrain.
@@ -89,26 +91,19 @@ class RecordFacts:
         self.board = resolution.before.board
 
     @cached_property
-    def full_texts(self) -> tuple[str, ...]:
-        """:func:`full_text` of each order, given the board (supports as written)."""
-        return tuple(full_text(result) for result in self.resolution.orders)
-
-    @cached_property
     def full_orders(self) -> tuple[SeenOrder, ...]:
-        """Every order as its own power sees it: full text, full results."""
-        orders = self.resolution.orders
-        return tuple(
-            SeenOrder(result.power, text, result.results) for result, text in zip(orders, self.full_texts, strict=True)
-        )
+        """Every order as its own power sees it: in full, with its result words."""
+        return tuple(seen_order(result, SeenResult.told(result.results)) for result in self.resolution.orders)
 
     @cached_property
     def own_orders(self) -> dict[str, tuple[SeenOrder, ...]]:
-        """Each power's orders as it sees them under fog: full text, and the result words of
+        """Each power's orders as it sees them under fog: in full, with the result words of
         :func:`fog_words`."""
         out: dict[str, list[SeenOrder]] = {}
         resolution = self.resolution
-        for result, text in zip(resolution.orders, self.full_texts, strict=True):
-            out.setdefault(result.power, []).append(SeenOrder(result.power, text, fog_words(result, resolution)))
+        for result in resolution.orders:
+            seen = seen_order(result, SeenResult.told(fog_words(result, resolution)))
+            out.setdefault(result.power, []).append(seen)
         return {power: tuple(orders) for power, orders in out.items()}
 
     @cached_property
@@ -226,36 +221,19 @@ def seen_unit(unit: Unit, dislodged: bool = False, *, owner: bool = True, kind: 
     )
 
 
-def revealed_result(result: OrderResult, level: ResultLevel, resolution: Resolution) -> tuple[str, ...] | None:
-    """The outcome a power learns of an order of ``resolution``: result words
-    (:func:`fog_words`), ``()``/``("fails",)``, or ``None``."""
+def revealed_result(result: OrderResult, level: ResultLevel, resolution: Resolution) -> SeenResult | None:
+    """The outcome a power learns of an order of ``resolution``: its result words
+    (:func:`fog_words`), only success or failure, or nothing (``None``)."""
     if level == "none":
         return None
     if level == "full":
-        return fog_words(result, resolution)
+        return SeenResult.told(fog_words(result, resolution))
     return success_or_failure(result)
 
 
-def success_or_failure(result: OrderResult) -> tuple[str, ...]:
-    """Only whether an order succeeded: ``()``, or ``("fails",)``."""
-    return () if result.succeeded else ("fails",)
-
-
-def needs_convoy(board: Map, kind: str | None, location: str, target: str) -> bool:
-    """Whether an army's move can only go by sea: both ends on the coast, not adjacent by land.
-
-    >>> from fogdip.engine import standard_map
-    >>> needs_convoy(standard_map(), "A", "BRE", "LON"), needs_convoy(standard_map(), "A", "BRE", "PIC")
-    (True, False)
-    """
-    if kind != "A":
-        return False
-    origin, destination = board.province_of(location), board.province_of(target)
-    return (
-        destination not in board.army_targets(location)
-        and board.provinces[origin].terrain == "coast"
-        and board.provinces[destination].terrain == "coast"
-    )
+def success_or_failure(result: OrderResult) -> SeenResult:
+    """Only whether an order succeeded."""
+    return SeenResult.only(result.succeeded)
 
 
 def fog_words(result: OrderResult, resolution: Resolution) -> tuple[str, ...]:
@@ -273,7 +251,7 @@ def fog_words(result: OrderResult, resolution: Resolution) -> tuple[str, ...]:
     """
     words = result.results
     order = result.order
-    if isinstance(order, SupportMove) and result.outcome == "supported":
+    if isinstance(order, SupportMove) and result.outcome == Outcome.SUPPORTED:
         dislodged = ("dislodged",) if "dislodged" in words else ()
         return (("void",) if _against_own_staying(result, resolution) else ()) + dislodged
     if isinstance(order, Convoy) and words[:1] == ("no convoy",) and "void" not in words:
@@ -291,53 +269,76 @@ def _against_own_staying(result: OrderResult, resolution: Resolution) -> bool:
 
 
 def full_text(result: OrderResult) -> str:
-    """An order in canonical notation, with the unit's real type and coast, and whatever else
-    of it as its power wrote it: under map legality the engine completes nothing in an order
-    from the units it names."""
-    return _text(result, None)
+    """An order in standard notation, naming the unit as it stands (for a notice's words)."""
+    order, unit = result.order, result.unit
+    if unit is None or isinstance(order, Waive):
+        return str(order)
+    return str(replace(order, unit=UnitRef(unit.kind, unit.location)))
 
 
-def masked_text(result: OrderResult, known: Callable[[str], bool]) -> str:
-    """An order with every province the power cannot know written ``???``.
+#: Whether the power may know a province; ``None`` where it knows every place of the order.
+Known = Callable[[str], bool] | None
+
+
+def seen_order(result: OrderResult, seen: SeenResult | None, known: Known = None) -> SeenOrder:
+    """An order of the record as a power learns it: every place it may not know
+    :data:`~fogdip.fog.masked.HIDDEN` (:func:`masked_order`), with what it learns of the
+    outcome. Where it knows the whole order and the unit was given several, it learns them all:
+    the first by :meth:`~fogdip.fog.masked.MaskedOrder.sort_key` as the order, the others as
+    its ``conflicts``."""
+    if known is None and result.conflicts:
+        given = sorted(
+            (masked_order(order, result.unit) for order in (result.written or result.order, *result.conflicts)),
+            key=MaskedOrder.sort_key,
+        )
+        return SeenOrder(result.power, given[0], seen, tuple(given[1:]))
+    return SeenOrder(result.power, masked_order(result.order, result.unit, known), seen)
+
+
+def masked_order(order: Order, unit: Unit | None, known: Known = None) -> MaskedOrder:
+    """``order`` of ``unit`` with every place the power may not know hidden.
 
     The unit's own type is always shown (it is the unit that is observed). For a support or
-    convoy, the supported unit is written ``???`` as a whole when neither its province nor
-    its target is known: ``A SIL S ???``.
-    """
-    return _text(result, known)
+    convoy, the other unit is hidden as a whole, with the target, when neither its province nor
+    the target is known; for a support of a hold, when its province is not (``A SIL S ???``:
+    the type of an unseen unit is hidden too)."""
 
+    def place(location: str) -> Place:
+        return location if known is None or known(_province(location)) else HIDDEN
 
-def _text(result: OrderResult, known: Callable[[str], bool] | None) -> str:
-    """:func:`masked_text`; ``known`` ``None`` knows everything (:func:`full_text`), without
-    asking about each province."""
-    order, unit = result.order, result.unit
-    if result.conflicts:
-        return "; ".join(sorted(str(given) for given in (result.written or order, *result.conflicts)))
-    if isinstance(order, Waive) or unit is None:
-        return str(order)
-    head = f"{unit.kind} {_place(unit.location, known)}"
+    def ref(written: UnitRef) -> MaskedUnit:
+        return MaskedUnit(written.kind, place(written.location))
+
+    if isinstance(order, Waive):
+        return MaskedOrder(OrderKind.WAIVE)
+    head = MaskedUnit(unit.kind, place(unit.location)) if unit is not None else ref(order.unit)
     if isinstance(order, Hold):
-        return f"{head} H"
+        return MaskedOrder(OrderKind.HOLD, head)
     if isinstance(order, Move):
-        via = order.via_convoy and (known is None or (known(unit.province) and known(_province(order.target))))
-        return f"{head} - {_place(order.target, known)}{' VIA' if via else ''}"
+        origin = order.unit.province if unit is None else unit.province
+        via = order.via_convoy and (known is None or (known(origin) and known(_province(order.target))))
+        return MaskedOrder(OrderKind.MOVE, head, target=place(order.target), via=via)
     if isinstance(order, SupportHold):
         if known is not None and not known(order.supported.province):
-            return f"{head} S {UNKNOWN}"  # not "A ???": the type of an unseen unit is hidden too
-        return f"{head} S {_ref(order.supported, known)}"
+            return MaskedOrder(OrderKind.SUPPORT, head, HIDDEN)
+        return MaskedOrder(OrderKind.SUPPORT, head, ref(order.supported))
     if isinstance(order, (SupportMove, Convoy)):
         other = order.supported if isinstance(order, SupportMove) else order.army
-        verb = "S" if isinstance(order, SupportMove) else "C"
+        kind = OrderKind.SUPPORT if isinstance(order, SupportMove) else OrderKind.CONVOY
         if known is not None and not known(other.province) and not known(_province(order.target)):
-            return f"{head} {verb} {UNKNOWN}"
-        return f"{head} {verb} {_ref(other, known)} - {_place(order.target, known)}"
+            return MaskedOrder(kind, head, HIDDEN)
+        return MaskedOrder(kind, head, ref(other), place(order.target))
     if isinstance(order, Retreat):
-        return f"{head} R {_place(order.target, known)}"
+        return MaskedOrder(OrderKind.RETREAT, head, target=place(order.target))
     if isinstance(order, Disband):
-        return f"{head} D"
-    if isinstance(order, Build):
-        return f"{unit.kind} {unit.location} B"
-    return f"{head} {order}"  # pragma: no cover - every engine order is handled above
+        return MaskedOrder(OrderKind.DISBAND, head)
+    return MaskedOrder(OrderKind.BUILD, head)
+
+
+def unit_order(kind: OrderKind, unit: Unit) -> MaskedOrder:
+    """A bare order of a unit in full: what it did when the order it was given is not shown
+    (``A BUR H``, ``A BUR D``)."""
+    return MaskedOrder(kind, MaskedUnit(unit.kind, unit.location))
 
 
 def order_provinces(result: OrderResult) -> list[str]:
@@ -356,15 +357,6 @@ def order_provinces(result: OrderResult) -> list[str]:
 
 def _province(location: str) -> str:
     return location.partition("/")[0]
-
-
-def _place(location: str, known: Callable[[str], bool] | None) -> str:
-    return location if known is None or known(_province(location)) else UNKNOWN
-
-
-def _ref(ref: UnitRef, known: Callable[[str], bool] | None) -> str:
-    place = _place(ref.location, known)
-    return place if ref.kind is None else f"{ref.kind} {place}"
 
 
 def union(sets: Iterable[frozenset[str]]) -> frozenset[str]:

@@ -175,8 +175,9 @@ class SightingRules(FogRules):
     >>> by_map = get_rules().with_options(legality="map")  # as in every fog game
     >>> record = adjudicate(GameState.initial(), {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}, by_map)
     >>> seen = SightingRules().observe(record, "FRANCE")
-    >>> [(o.text, o.mark) for o in seen.orders if "PAR" in o.text]
-    [('A PAR - BUR', '(fails)')]
+    >>> from fogdip.fog.report import order_line
+    >>> [order_line(o, "FRANCE") for o in seen.orders if o.province == "PAR"]
+    ['A PAR - BUR (fails)']
     >>> {o.power for o in seen.orders}, [str(u) for u in seen.units if u.owner != "FRANCE"]
     ({'FRANCE'}, [])
     >>> [f"{u.owner} {u}" for u in SightingRules().observe(record, "ITALY").units if u.owner != "ITALY"]

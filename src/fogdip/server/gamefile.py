@@ -18,14 +18,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fogdip.codec.errors import CodecError
+from fogdip.codec.observations import observation_from_json, observation_to_json
 from fogdip.engine.errors import FogdipError
 from fogdip.fog.knowledge import Knowledge
-from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
 from fogdip.play import options_of_document, position_document, position_from_document, turn_document
 from fogdip.variants import Position, TurnResult, Variant
 from fogdip.variants.filing import LineCheck, check_lines
@@ -56,7 +56,7 @@ class GameFile:
     def new(cls, preset: str, **options: Any) -> GameFile:
         variant = Variant(options_of_document({"variant": preset, "options": options}))
         position = variant.start()
-        opening = {p: seen.as_json() for p, seen in variant.opening_observations(position).items()}
+        opening = {p: observation_to_json(seen) for p, seen in variant.opening_observations(position).items()}
         return cls(position_document(position, variant), {}, [], opening)
 
     @classmethod
@@ -222,13 +222,13 @@ class GameFile:
     def knowledge_of(self, power: str) -> Knowledge:
         """What ``power`` has learned, rebuilt from its reports. Reports are read only here, so
         commands that do not show a power's view never pay for the whole history."""
+        where = self.source or "the game file"
         try:
-            return Knowledge.rebuild(power, [observation_from_json(r) for r in self.reports_of(power)])
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            where = self.source or "the game file"
-            raise GameFileError(
-                f"{where} has a damaged report of {power} ({type(exc).__name__}: {exc}); restore it from a backup"
-            ) from None
+            return Knowledge.rebuild(
+                power, [observation_from_json(r, f"{where} has a damaged report of {power}") for r in self.reports_of(power)]
+            )
+        except CodecError as exc:
+            raise GameFileError(f"{exc}; restore it from a backup") from None
 
 
 def _check_structure(data: dict[str, Any], path: Path) -> None:
@@ -251,33 +251,3 @@ def _check_structure(data: dict[str, Any], path: Path) -> None:
     opening = data.get("opening", {})
     if not isinstance(opening, dict) or not all(isinstance(report, dict) for report in opening.values()):
         raise fail('"opening" must map each power to its opening report')
-
-
-def observation_from_json(data: Mapping[str, Any]) -> Observation:
-    """Read back a report written by :meth:`Observation.as_json`."""
-    units = []
-    for owner, texts in data["units"].items():
-        for text in texts:
-            dislodged = text.startswith("*")
-            kind, _, location = text.lstrip("*").partition(" ")
-            units.append(SeenUnit(location, None if owner == "?" else owner, None if kind == "?" else kind, dislodged))
-    orders = [
-        SeenOrder(o["power"], o["order"], None if o["result"] is None else tuple(o["result"])) for o in data["orders"]
-    ]
-    centers = {c: owner for owner, cs in data["centers"].items() for c in cs}
-    notices = [
-        Notice.make(n["kind"], n["text"], **{k: v for k, v in n.items() if k not in ("kind", "text")})
-        for n in data["notices"]
-    ]
-    return Observation.build(
-        variant=data["variant"],
-        power=data["power"],
-        phase=data["phase"],
-        next_phase=data["next_phase"],
-        visible=data["visible"],
-        units=units,
-        orders=orders,
-        centers=centers,
-        notices=notices,
-        opening=data.get("opening", False),
-    )

@@ -17,8 +17,9 @@ with every reading chosen, are in ``docs/variants/deadman.md``.
 >>> engine_orders, rejected
 ({'ENGLAND': ['F LON - NTH', 'F EDI H'], 'FRANCE': ['F BRE - ENG']}, [])
 >>> record, events = extras.after_resolution(adjudicate(extras.before_resolution(state), engine_orders, by_map))
->>> sorted((key, o.text, o.result) for key, o in events.orders["ENGLAND"].items())
-[('EDI', 'F EDI E FRANCE', ()), ('PAS', 'PAS BEL', ())]
+>>> from fogdip.fog.report import order_line
+>>> sorted(order_line(o, "ENGLAND") for o in events.orders["ENGLAND"])
+['F EDI E FRANCE (ok)', 'PAS BEL (ok)']
 >>> sorted(n.text for n in events.notices["ENGLAND"])
 ['F EDI E FRANCE: no French units within one space of EDI', 'PAS BEL: empty']
 >>> "PAR" in record.after.units, extras.usage_after({}, state)
@@ -36,12 +37,14 @@ from typing import Any
 from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
 from fogdip.engine.judge import advance
 from fogdip.engine.notation import parse_order
-from fogdip.engine.orders import Move, UnitRef
-from fogdip.engine.outcomes import RejectedOrder, Resolution
+from fogdip.engine.orders import Move, Order, UnitRef
+from fogdip.engine.outcomes import Outcome, RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
+from fogdip.fog.masked import FAILED, SUCCEEDED, MaskedOrder, MaskedUnit, OrderKind
 from fogdip.fog.observation import Notice, SeenOrder, SeenUnit
 from fogdip.fog.rules import Events, rejected_notice
+from fogdip.fog.sight import masked_order
 from fogdip.variants.espionage import (
     DisbandNow,
     Espionage,
@@ -58,10 +61,9 @@ from fogdip.variants.espionage import (
 from fogdip.variants.options import VariantOptions
 
 _KIND_NAMES = MappingProxyType({"A": "an army", "F": "a fleet"})
-_FAILS = ("fails",)
 #: Outcomes of a legal move that reached its target's province: an attack. A convoyed army
 #: whose convoy failed never arrived (as for cutting support, DATC 6.F).
-_ATTACKED = ("moved", "bounced")
+_ATTACKED = (Outcome.MOVED, Outcome.BOUNCED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +85,8 @@ class Plan:
     espionage: list[Filed] = field(default_factory=list)
     disbands: list[Filed] = field(default_factory=list)
     peeks: list[Filed] = field(default_factory=list)
-    #: Units given an extra order and another order: (power, unit, the orders' texts).
-    void: list[tuple[str, Unit, tuple[str, ...]]] = field(default_factory=list)
+    #: Units given an extra order and another order: (power, unit, the orders).
+    void: list[tuple[str, Unit, tuple[Order | ExtraOrder, ...]]] = field(default_factory=list)
     rejected: list[RejectedOrder] = field(default_factory=list)
     #: Espionage orders accepted per power (carried out, failed or void alike).
     espionage_used: dict[str, int] = field(default_factory=dict)
@@ -157,7 +159,7 @@ class MovementExtras:
         if self.options.disband_timing == "after" and plan.disbands:
             resolution = self._disband_after(resolution)
         after, board = resolution.after, resolution.after.board
-        orders: dict[str, dict[str, SeenOrder]] = {}
+        orders: dict[str, list[SeenOrder]] = {}
         units: dict[str, list[SeenUnit]] = {}
         notices: dict[str, list[Notice]] = {}
 
@@ -166,8 +168,10 @@ class MovementExtras:
 
         for refused in plan.rejected:
             tell(refused.power, rejected_notice(refused))
-        for power, unit, texts in plan.void:
-            orders.setdefault(power, {})[unit.province] = SeenOrder(power, "; ".join(texts), _FAILS)
+        for power, unit, given in plan.void:
+            masked = [_masked(order, unit) for order in given]  # as the power gave them
+            orders.setdefault(power, []).append(SeenOrder(power, masked[0], FAILED, tuple(masked[1:])))
+            texts = tuple(str(order) for order in given)
             listed = " and ".join(repr(t) for t in texts)
             tell(
                 power,
@@ -180,21 +184,20 @@ class MovementExtras:
             )
         for filed in plan.disbands:
             assert filed.unit is not None
-            orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(filed.power, str(filed.order), ())
+            orders.setdefault(filed.power, []).append(
+                SeenOrder(filed.power, _masked(filed.order, filed.unit), SUCCEEDED)
+            )
         for filed in plan.peeks:
             assert isinstance(filed.order, Peek)
-            orders.setdefault(filed.power, {})["PAS"] = SeenOrder(filed.power, str(filed.order), ())
+            orders.setdefault(filed.power, []).append(SeenOrder(filed.power, _masked(filed.order, None), SUCCEEDED))
             tell(filed.power, peek_notice(after, filed.order))
         reports: list[SpyReport] = []
         for filed in plan.espionage:
             assert filed.unit is not None and isinstance(filed.order, Espionage)
             target = filed.order.target
             report = None if _attacked(resolution, filed.unit) else spy(after, filed.unit, target)
-            orders.setdefault(filed.power, {})[filed.unit.province] = SeenOrder(
-                filed.power,
-                str(filed.order),
-                _FAILS if report is None else (),
-            )
+            result = FAILED if report is None else SUCCEEDED
+            orders.setdefault(filed.power, []).append(SeenOrder(filed.power, _masked(filed.order, filed.unit), result))
             tell(filed.power, spy_notice(board, report, filed.unit, target))
             if report is not None:
                 units.setdefault(filed.power, []).extend(spy_sightings(report))
@@ -202,7 +205,7 @@ class MovementExtras:
         for target, notice in spied_notices(after, reports).items():
             tell(target, notice)
         events = Events(
-            orders=orders,
+            orders={p: tuple(seen) for p, seen in orders.items()},
             units={p: tuple(seen) for p, seen in units.items()},
             notices={p: tuple(told) for p, told in notices.items()},
         )
@@ -319,8 +322,8 @@ def _settle(
         if len(items) > 1 or province in commanded:
             # Two different orders for one unit: it holds and both are void (the engine's
             # rule, DATC 4.D.3). The engine gets the other orders too, so its record tells.
-            texts = tuple(str(i.order) for i in items) + tuple(commanded.get(province, ()))
-            plan.void.append((power, unit, texts))
+            given = tuple(i.order for i in items) + tuple(commanded.get(province, ()))
+            plan.void.append((power, unit, given))
             lines.append(hold)
             continue
         item = items[0]
@@ -347,10 +350,10 @@ def _espionage_limit(power: str, plan: Plan, usage: Mapping[str, Any], options: 
     return None
 
 
-def _commanded(state: GameState, power: str, lines: list[str]) -> dict[str, list[str]]:
+def _commanded(state: GameState, power: str, lines: list[str]) -> dict[str, list[Order]]:
     """Provinces of the power's own units that ordinary lines command, with those lines as
     read (without the engine's checks, which look at foreign units too)."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Order]] = {}
     for text in lines:
         try:
             order = parse_order(text, state.board)
@@ -362,8 +365,21 @@ def _commanded(state: GameState, power: str, lines: list[str]) -> dict[str, list
         province = state.board.province_of(ref.location)
         unit = state.units.get(province)
         if unit is not None and unit.power == power:
-            out.setdefault(province, []).append(str(order))
+            out.setdefault(province, []).append(order)
     return out
+
+
+def _masked(order: Order | ExtraOrder, unit: Unit | None) -> MaskedOrder:
+    """An order of the power's own as it learns it: in full."""
+    if isinstance(order, Peek):
+        return MaskedOrder(OrderKind.PEEK, target=order.province)
+    assert unit is not None
+    head = MaskedUnit(unit.kind, unit.location)
+    if isinstance(order, Espionage):
+        return MaskedOrder(OrderKind.ESPIONAGE, head, spied=order.target)
+    if isinstance(order, DisbandNow):
+        return MaskedOrder(OrderKind.DISBAND_NOW, head)
+    return masked_order(order, unit)
 
 
 def _count(usage: Mapping[str, Any], power: str, year: str) -> int:

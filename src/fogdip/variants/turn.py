@@ -10,8 +10,9 @@ leaks nothing), let centres change hands in Spring, or open with a setup phase.
 >>> played = variant.play(position, {"GERMANY": ["F KIE - HOL", "A BER - KIE", "A MUN - RUH"]})
 >>> played.turn, played.position.name
 ('S1901M', 'S1901R')
->>> [o.text for o in played.observations["GERMANY"].orders]
-['A BER - KIE', 'A MUN - RUH', 'F KIE - HOL']
+>>> from fogdip.fog.report import order_line
+>>> [order_line(o, "GERMANY") for o in played.observations["GERMANY"].orders]
+['A BER - KIE (ok)', 'A MUN - RUH (ok)', 'F KIE - HOL (ok)']
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
 from fogdip.fog import FogRules, get_fog_rules
+from fogdip.fog.masked import SUCCEEDED, OrderKind
 from fogdip.fog.observation import Notice, Observation, SeenOrder
 from fogdip.fog.rules import NO_EVENTS, Events, rejected_notice
+from fogdip.fog.sight import unit_order
 from fogdip.fog.standard import StandardRules
 from fogdip.variants import garrisons
 from fogdip.variants import setup as setups
@@ -343,7 +346,7 @@ class Variant:
                 units=seen.units,
                 centers=seen.center_owners,
                 notices=notices,
-                orders=[SeenOrder(power, str(u), ()) for u in choices[power]],
+                orders=[SeenOrder(power, unit_order(OrderKind.PLACE, u), SUCCEEDED) for u in choices[power]],
             )
         return TurnResult(
             name,
