@@ -708,6 +708,6 @@ def test_reports_never_show_foreign_orders_to_watchers_and_always_name_the_oppos
                 assert not any(f" {word} " in notice.text for word in ("-", "S", "C", "H")), notice.text
             if notice.kind in ("stood-off", "stood-off-border"):
                 assert notice.get("opposition"), notice.text
-        for order in foreign_orders(seen):
-            shared = record.result_of(text(order).split()[1].partition("/")[0])
-            assert shared is not None and shared.power == order.power and " - " in text(order)
+        for owner, line, _words in foreign_orders(seen):
+            shared = record.result_of(line.split()[1].partition("/")[0])
+            assert shared is not None and shared.power == owner and " - " in line

@@ -16,16 +16,8 @@ from fogdip.documents import state_from_document
 from fogdip.engine import GameState, InvalidOrder, Unit, adjudicate, get_rules
 from fogdip.fog import SightingRules
 from fogdip.variants import Variant, compose, preset
-from fogdip.variants.conditional import (
-    Sight,
-    TurnContext,
-    check_filed_line,
-    parse_conditions,
-    route_lines,
-    select_adjustments,
-    select_retreats,
-    split_line,
-)
+from fogdip.variants.conditional import Sight, TurnContext, check_filed_line, select_adjustments, select_retreats
+from fogdip.variants.lines import parse_conditions, read_lines, route_lines, split_line
 from views import text, texts
 
 RULES = get_rules()
@@ -50,6 +42,18 @@ def sight(state: GameState, power: str) -> Sight:
 
 
 BLIND = Sight(lambda kind, location: False, frozenset)
+
+
+def retreats(state: GameState, power: str, texts: list[str], context: TurnContext) -> list[str]:
+    """The retreat orders chosen from lines filed ahead, as text."""
+    lines = read_lines(texts, ("R",), state.board, SIGHTING)
+    return [str(order) for _text, order in select_retreats(state, power, lines, context, RULES)]
+
+
+def adjustments(state: GameState, power: str, texts: list[str], context: TurnContext) -> list[str]:
+    """The adjustment orders chosen from lines filed ahead, as text."""
+    lines = read_lines(texts, ("A",), state.board, SIGHTING)
+    return [str(order) for _text, order in select_adjustments(state, power, lines, context, RULES)]
 
 
 def reason(text: str, state: GameState, power: str, options: Any = SIGHTING, seen: Sight | None = None) -> str | None:
@@ -362,19 +366,19 @@ def test_first_legal_line_wins(fall_attack: tuple[GameState, TurnContext]) -> No
     attacker's origin and PIC is occupied, so those guesses are skipped."""
     state, context = fall_attack
     lines = ["A BUR R GAS", "A BUR R PIC", "A KIE R HOL", "A BUR R MUN", "A BUR R RUH"]
-    assert select_retreats(state, "GERMANY", lines, context, RULES) == ["A BUR R MUN"]
+    assert retreats(state, "GERMANY", lines, context) == ["A BUR R MUN"]
 
 
 def test_disband_line(fall_attack: tuple[GameState, TurnContext]) -> None:
     state, context = fall_attack
     lines = ["F BUR R MUN", "A BUR R DISBAND", "A BUR R MUN"]
-    assert select_retreats(state, "GERMANY", lines, context, RULES) == ["A BUR D"]
+    assert retreats(state, "GERMANY", lines, context) == ["A BUR D"]
 
 
 def test_condition_on_own_dislodgement(fall_attack: tuple[GameState, TurnContext]) -> None:
     state, context = fall_attack
     lines = ["IF NOT A BUR DISLODGED THEN A BUR R MUN", "IF A BUR DISLODGED THEN A BUR R RUH", "A BUR R MUN"]
-    assert select_retreats(state, "GERMANY", lines, context, RULES) == ["A BUR R RUH"]
+    assert retreats(state, "GERMANY", lines, context) == ["A BUR R RUH"]
 
 
 def test_condition_on_a_foreign_move(fall_attack: tuple[GameState, TurnContext]) -> None:
@@ -382,16 +386,16 @@ def test_condition_on_a_foreign_move(fall_attack: tuple[GameState, TurnContext])
     French move GAS - BUR made, the line conditioned on it is used; had it not been, the next."""
     state, context = fall_attack
     lines = ["IF F GAS - BUR THEN A BUR R BEL", "IF A GAS - BUR THEN A BUR R RUH", "A BUR R MUN"]
-    assert select_retreats(state, "GERMANY", lines, context, RULES) == ["A BUR R RUH"]
+    assert retreats(state, "GERMANY", lines, context) == ["A BUR R RUH"]
     quiet = TurnContext({"KIE": "DEN"}, context.dislodged)
-    assert select_retreats(state, "GERMANY", lines, quiet, RULES) == ["A BUR R MUN"]
-    assert select_retreats(state, "GERMANY", ["IF NOT A GAS - BUR: A BUR R RUH"], quiet, RULES) == ["A BUR R RUH"]
+    assert retreats(state, "GERMANY", lines, quiet) == ["A BUR R MUN"]
+    assert retreats(state, "GERMANY", ["IF NOT A GAS - BUR: A BUR R RUH"], quiet) == ["A BUR R RUH"]
 
 
 def test_no_usable_line_disbands(fall_attack: tuple[GameState, TurnContext]) -> None:
     """With no usable guess the unit gets no order, and the engine disbands it."""
     state, context = fall_attack
-    chosen = select_retreats(state, "GERMANY", ["A BUR R GAS", "IF A GAS - PAR THEN A BUR R MUN"], context, RULES)
+    chosen = retreats(state, "GERMANY", ["A BUR R GAS", "IF A GAS - PAR THEN A BUR R MUN"], context)
     assert chosen == []
     after = adjudicate(state, {"GERMANY": chosen}).after
     assert [str(u) for u in after.units_of("GERMANY")] == ["A DEN"]
@@ -401,7 +405,7 @@ def test_foreign_dislodgement_never_counts(fall_attack: tuple[GameState, TurnCon
     """A DISLODGED condition naming another power's unit is rejected when filed; if one slipped
     through it would still never hold, so it teaches nothing."""
     state, context = fall_attack
-    assert select_retreats(state, "FRANCE", ["IF A BUR DISLODGED THEN A GAS R PAR"], context, RULES) == []
+    assert retreats(state, "FRANCE", ["IF A BUR DISLODGED THEN A GAS R PAR"], context) == []
 
 
 # --- adjustments ------------------------------------------------------------------------------
@@ -417,7 +421,7 @@ def test_conditional_builds(fall_attack: tuple[GameState, TurnContext]) -> None:
     state, context = winter(*fall_attack, {"GERMANY": ["A BUR R MUN"]})
     assert str(state.phase) == "W1901A"
     lines = ["IF A GAS - PAR THEN A KIE B", "IF A BUR - MUN THEN F KIE B", "IF NOT A KIE - DEN: A BER B", "A BER B"]
-    chosen = select_adjustments(state, "GERMANY", lines, context, RULES)
+    chosen = adjustments(state, "GERMANY", lines, context)
     assert chosen == ["F KIE B", "A BER B"]
     record = adjudicate(state, {"GERMANY": chosen})
     assert {str(u) for u in record.builds} == {"F KIE", "A BER"}
@@ -431,7 +435,7 @@ def test_no_adjustments_filed() -> None:
         "W1901A",
         {"FRANCE": ["PAR"], "GERMANY": ["MUN", "BER", "KIE"]},
     )
-    chosen = {p: select_adjustments(state, p, [], TurnContext(), RULES) for p in ("FRANCE", "GERMANY")}
+    chosen = {p: adjustments(state, p, [], TurnContext()) for p in ("FRANCE", "GERMANY")}
     assert chosen == {"FRANCE": [], "GERMANY": []}
     record = adjudicate(state, chosen)
     assert record.builds == () and len(record.removals) == 2

@@ -23,6 +23,7 @@ from fogdip.fog.sight import province_sight
 from fogdip.variants import Position, TurnResult, Variant, compose
 from fogdip.variants.espionage import DisbandNow, Espionage, Peek, is_movement_extra, parse_extra_order
 from fogdip.variants.extra_orders import MovementExtras
+from fogdip.variants.lines import read_lines
 from views import as_json, text, texts, words
 
 BOARD = standard_map()
@@ -668,7 +669,11 @@ def test_extras_interface_directly() -> None:
     """The interface ``Variant._play_phase`` drives, used without a variant."""
     state = position({"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}).state
     options = compose("standard", **ALL_ON)
-    extras, engine, rejected = MovementExtras.collect(state, {"ENGLAND": ["F NTH E FRANCE"]}, options, {})
-    assert engine == {"ENGLAND": ["F NTH H"]} and rejected == []
+    lines = {"ENGLAND": read_lines(["F NTH E FRANCE"], ("M",), state.board, options)}
+    extras, engine, rejected = MovementExtras.collect(state, lines, options, {})
+    assert {power: [str(order) for _text, order in given] for power, given in engine.items()} == {
+        "ENGLAND": ["F NTH H"]
+    }
+    assert rejected == []
     assert extras.before_resolution(state) is state
     assert extras.usage_after({}, state) == {"espionage": {"ENGLAND": {"1902": 1}}}

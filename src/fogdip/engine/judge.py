@@ -20,7 +20,7 @@ from fogdip.engine.errors import FogdipError, OrderRejected
 from fogdip.engine.map import Map
 from fogdip.engine.movement_phase import MovementOutcome, resolve_movement, resolve_trusted
 from fogdip.engine.notation import parse_order
-from fogdip.engine.orders import Order
+from fogdip.engine.orders import Order, Written
 from fogdip.engine.outcomes import OrderResult, RejectedOrder, Resolution
 from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.retreats import resolve_retreats
@@ -29,7 +29,8 @@ from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
 from fogdip.engine.validate import CheckedOrder, OrderChecker
 
-OrderInput = Mapping[str, Iterable["str | Order"]]
+#: Each power's orders: lines to read, orders already read, or both (:class:`Written`).
+OrderInput = Mapping[str, Iterable["str | Order | Written"]]
 
 
 def check_orders(state: GameState, orders: OrderInput, rules: Rules) -> tuple[list[CheckedOrder], list[RejectedOrder]]:
@@ -43,9 +44,15 @@ def check_orders(state: GameState, orders: OrderInput, rules: Rules) -> tuple[li
                 rejected.append(RejectedOrder(power, str(item), Reason(Why.NOT_A_POWER, power=power)))
             continue
         for item in orders[power]:
-            text = item if isinstance(item, str) else str(item)
+            given: Order | None
+            if isinstance(item, Written):
+                text, given = item
+            elif isinstance(item, str):
+                text, given = item, None
+            else:
+                text, given = str(item), item
             try:
-                order = parse_order(item, state.board) if isinstance(item, str) else item
+                order = parse_order(text, state.board) if given is None else given
                 checked.append(checker.check(power, order, text))
             except OrderRejected as exc:
                 rejected.append(RejectedOrder(power, text, exc.cause or Reason(Why.REFUSED, words=(exc.reason,))))

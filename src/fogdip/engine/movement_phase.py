@@ -23,7 +23,7 @@ from fogdip.engine.movement import (
     Node,
 )
 from fogdip.engine.order_facts import KNOWN, default_hold, known_info
-from fogdip.engine.orders import Order
+from fogdip.engine.orders import Order, Written
 from fogdip.engine.outcomes import OrderResult, Outcome
 from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
@@ -135,7 +135,7 @@ def resolve_movement(
 
 
 def resolve_trusted(
-    state: GameState, orders: Mapping[str, Iterable[str | Order]], rules: Rules, explain: bool = False
+    state: GameState, orders: Mapping[str, Iterable[str | Order | Written]], rules: Rules, explain: bool = False
 ) -> MovementOutcome | None:
     """Resolve a movement phase whose orders (power to orders) were all handed out as legal
     in this very position by :mod:`fogdip.engine.legal` (``state.vouched``), each for a unit

@@ -125,3 +125,12 @@ class Waive:
 
 
 Order = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+
+
+class Written(NamedTuple):
+    """An order already read, with the line it was read from: what a caller that has parsed
+    its players' lines hands :func:`~fogdip.engine.judge.adjudicate`, so that nothing reads
+    them again and records and reasons still quote the player's own words."""
+
+    text: str
+    order: Order

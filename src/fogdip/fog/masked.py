@@ -113,7 +113,11 @@ class MaskedOrder:
         return (
             (3,) if unit is None else (1, unit.kind or "", _place_key(unit.location)),
             self.kind.value,
-            (0,) if other is None else (1,) if isinstance(other, Hidden) else (2, other.kind or "", _place_key(other.location)),
+            (0,)
+            if other is None
+            else (1,)
+            if isinstance(other, Hidden)
+            else (2, other.kind or "", _place_key(other.location)),
             (0, "") if self.target is None else _place_key(self.target),
             self.via,
             self.spied or "",

@@ -225,7 +225,8 @@ class GameFile:
         where = self.source or "the game file"
         try:
             return Knowledge.rebuild(
-                power, [observation_from_json(r, f"{where} has a damaged report of {power}") for r in self.reports_of(power)]
+                power,
+                [observation_from_json(r, f"{where} has a damaged report of {power}") for r in self.reports_of(power)],
             )
         except CodecError as exc:
             raise GameFileError(f"{exc}; restore it from a backup") from None

@@ -12,9 +12,11 @@ with every reading chosen, are in ``docs/variants/deadman.md``.
 >>> from fogdip.variants.options import compose
 >>> options = compose("standard", espionage=True, peek=True, disband_in_movement=True, fog="deadman")
 >>> state = GameState.initial().with_changes(phase=Phase("S", 1902, "M"))
+>>> from fogdip.variants.lines import read_lines
 >>> orders = {"ENGLAND": ["F LON - NTH", "F EDI E FRANCE", "PAS BEL"], "FRANCE": ["F BRE - ENG", "A PAR DB"]}
->>> extras, engine_orders, rejected = MovementExtras.collect(state, orders, options, {})
->>> engine_orders, rejected
+>>> lines = {power: read_lines(texts, ("M",), state.board, options) for power, texts in orders.items()}
+>>> extras, engine_orders, rejected = MovementExtras.collect(state, lines, options, {})
+>>> {power: [text for text, _order in given] for power, given in engine_orders.items()}, rejected
 ({'ENGLAND': ['F LON - NTH', 'F EDI H'], 'FRANCE': ['F BRE - ENG']}, [])
 >>> record, events = extras.after_resolution(adjudicate(extras.before_resolution(state), engine_orders, by_map))
 >>> from fogdip.fog.report import order_line
@@ -34,10 +36,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from fogdip.engine.errors import FogdipError, InvalidOrder, OrderRejected
+from fogdip.engine.errors import FogdipError, OrderRejected
 from fogdip.engine.judge import advance
-from fogdip.engine.notation import parse_order
-from fogdip.engine.orders import Move, Order, UnitRef
+from fogdip.engine.orders import Hold, Move, Order, UnitRef, Written
 from fogdip.engine.outcomes import Outcome, RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -51,13 +52,13 @@ from fogdip.variants.espionage import (
     ExtraOrder,
     Peek,
     SpyReport,
-    parse_extra_order,
     peek_notice,
     spied_notices,
     spy,
     spy_notice,
     spy_sightings,
 )
+from fogdip.variants.lines import Line
 from fogdip.variants.options import VariantOptions
 
 _KIND_NAMES = MappingProxyType({"A": "an army", "F": "a fleet"})
@@ -123,24 +124,26 @@ class MovementExtras:
 
     @classmethod
     def collect(
-        cls, state: GameState, orders: Mapping[str, list[str]], options: VariantOptions, usage: Mapping[str, Any]
-    ) -> tuple[MovementExtras, dict[str, list[str]], list[RejectedOrder]]:
+        cls, state: GameState, lines: Mapping[str, list[Line]], options: VariantOptions, usage: Mapping[str, Any]
+    ) -> tuple[MovementExtras, dict[str, list[Written]], list[RejectedOrder]]:
+        """Take the extra orders out of each power's lines (read, and screened for what
+        cannot be read); the rest go to the engine as they were read."""
         plan = Plan(state.phase.year)
-        engine: dict[str, list[str]] = {}
-        for power in sorted(orders):
-            normal: list[str] = []
+        engine: dict[str, list[Written]] = {}
+        for power in sorted(lines):
+            normal: list[Written] = []
             filed: list[Filed] = []
-            for text in orders[power]:
+            for line in lines[power]:
+                order = line.order
+                if order is None:
+                    continue  # refused when the turn's lines were screened
+                if not isinstance(order, (Espionage, DisbandNow, Peek)):
+                    normal.append(line.written)
+                    continue
                 try:
-                    order = parse_extra_order(text, state.board)
-                    if order is None:
-                        normal.append(text)
-                    else:
-                        filed.append(_check(state, power, text, order, options))
-                except InvalidOrder as exc:
-                    plan.rejected.append(RejectedOrder.refused(power, text, exc.reason))
+                    filed.append(_check(state, power, line.order_text, order, options))
                 except OrderRejected as exc:
-                    plan.rejected.append(RejectedOrder.refused(power, text, exc.reason))
+                    plan.rejected.append(RejectedOrder.refused(power, line.order_text, exc.reason))
             engine[power] = _settle(state, power, normal, filed, options, usage, plan)
         return cls(options, {"plan": plan}), engine, list(plan.rejected)
 
@@ -276,12 +279,12 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
 def _settle(
     state: GameState,
     power: str,
-    normal: list[str],
+    normal: list[Written],
     filed: list[Filed],
     options: VariantOptions,
     usage: Mapping[str, Any],
     plan: Plan,
-) -> list[str]:
+) -> list[Written]:
     """Apply the one-per-season and usage limits and the two-orders rule to one power's
     accepted extra orders; record them in ``plan``; return the power's lines for the engine."""
     by_unit: dict[str, list[Filed]] = {}
@@ -318,7 +321,8 @@ def _settle(
             continue
         unit = items[0].unit
         assert unit is not None
-        hold = f"{unit.kind} {unit.location} H"
+        held = Hold(UnitRef(unit.kind, unit.location))
+        hold = Written(str(held), held)
         if len(items) > 1 or province in commanded:
             # Two different orders for one unit: it holds and both are void (the engine's
             # rule, DATC 4.D.3). The engine gets the other orders too, so its record tells.
@@ -350,15 +354,11 @@ def _espionage_limit(power: str, plan: Plan, usage: Mapping[str, Any], options: 
     return None
 
 
-def _commanded(state: GameState, power: str, lines: list[str]) -> dict[str, list[Order]]:
-    """Provinces of the power's own units that ordinary lines command, with those lines as
+def _commanded(state: GameState, power: str, lines: list[Written]) -> dict[str, list[Order]]:
+    """Provinces of the power's own units that ordinary lines command, with their orders as
     read (without the engine's checks, which look at foreign units too)."""
     out: dict[str, list[Order]] = {}
-    for text in lines:
-        try:
-            order = parse_order(text, state.board)
-        except FogdipError:
-            continue
+    for _text, order in lines:
         ref = getattr(order, "unit", None)
         if ref is None:
             continue

@@ -19,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fogdip.engine.errors import FogdipError
-from fogdip.engine.notation import parse_order
 from fogdip.engine.validate import OrderChecker
 from fogdip.variants import setup as setups
-from fogdip.variants.conditional import check_filed_line, routed_line
+from fogdip.variants.conditional import check_line
+from fogdip.variants.espionage import DisbandNow, Espionage, Peek
 from fogdip.variants.extra_orders import MovementExtras
+from fogdip.variants.lines import Line, read_lines
 from fogdip.variants.turn import Position, Variant
 
 
@@ -56,31 +57,31 @@ def check_lines(variant: Variant, position: Position, power: str, lines: list[st
         return [LineCheck(i + 1, text, None) for i, text in enumerate(lines)]
     kinds = variant.turn_kinds(position)
     out = []
-    for index, text in enumerate(lines):
-        kind, handed_on = routed_line(text, kinds)
-        ahead = kind != kinds[0]
-        error = _check_line(variant, position, power, text if ahead else handed_on, kind, filed_ahead=ahead)
-        out.append(LineCheck(index + 1, text, error))
+    for index, line in enumerate(read_lines(lines, kinds, state.board, variant.options)):
+        out.append(LineCheck(index + 1, line.text, _check_line(variant, position, power, line, kinds)))
     return out
 
 
-def _check_line(
-    variant: Variant, position: Position, power: str, text: str, kind: str, filed_ahead: bool
-) -> str | None:
+def _check_line(variant: Variant, position: Position, power: str, line: Line, kinds: tuple[str, ...]) -> str | None:
+    """Why a line read for the next turn cannot be filed, or ``None``: the checks the turn
+    itself makes when it is played (:meth:`Variant.play`), made now."""
     state, options = position.state, variant.options
     try:
-        if filed_ahead or text.strip().upper().startswith("IF "):
-            check_filed_line(text, state, power, options, variant.sight(position, power))
+        if line.kind != kinds[0] or line.conditional:
+            check_line(line, state, power, options, variant.sight(position, power))
             return None
-        if kind == "M" and (options.espionage or options.peek or options.disband_in_movement):
-            _extras, remaining, refused = MovementExtras.collect(state, {power: [text]}, options, position.usage)
+        if line.problem is not None:
+            return line.problem
+        if line.kind == "M" and isinstance(line.order, (Espionage, DisbandNow, Peek)):
+            _extras, remaining, refused = MovementExtras.collect(state, {power: [line]}, options, position.usage)
             if refused:
                 return str(refused[0].reason)
             if not remaining.get(power):
                 return None
-            text = remaining[power][0]
-        order = parse_order(text, state.board)
-        if kind == "A":
+            text, order = remaining[power][0]
+        else:
+            text, order = line.written
+        if line.kind == "A":
             state = variant.build_sites(state)
         # The engine's own check, by the variant's rules: in a fog game they judge by the map
         # alone, so no reason tells of a foreign unit.

@@ -25,7 +25,9 @@ from typing import Any
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.judge import adjudicate, solo_winner, take_centers
 from fogdip.engine.map import Map, get_map
+from fogdip.engine.orders import Written
 from fogdip.engine.outcomes import RejectedOrder, Resolution
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Phase, Unit
@@ -41,14 +43,13 @@ from fogdip.variants.announcements import announcements
 from fogdip.variants.conditional import (
     Sight,
     TurnContext,
-    check_filed_line,
-    route_lines,
-    routed_line,
+    check_line,
     select_adjustments,
     select_retreats,
     turn_kinds,
 )
 from fogdip.variants.extra_orders import MovementExtras
+from fogdip.variants.lines import Line, read_lines
 from fogdip.variants.options import VariantOptions, compose
 
 COMPLETED = "COMPLETED"
@@ -168,8 +169,12 @@ class Variant:
         if position.setup_pending:
             return self._play_setup(position, orders)
         kinds = self.turn_kinds(position)
-        orders, screened = self._screen(position, orders, kinds)
-        routed = {power: route_lines(lines, kinds) for power, lines in orders.items()}
+        # Every line is read here, once: what follows works on the values read.
+        kept, screened, places = self._screen(position, orders, kinds)
+        routed: dict[str, dict[str, list[Line]]] = {}
+        for power, read in kept.items():
+            for line in read:
+                routed.setdefault(power, {}).setdefault(line.kind, []).append(line)
         state, usage = position.state, dict(position.usage)
         resolutions: list[Resolution] = []
         events: list[Events] = []
@@ -189,6 +194,8 @@ class Variant:
             rejected.extend(refused)
             context = context.then(resolution)
             state = resolution.after
+        # Each power's refusals in the order of its lines, whichever step refused them.
+        rejected.sort(key=lambda r: (r.power, places.get((r.power, r.text), len(places))))
         events, usage = garrisons.track(self.options, self.fog, position.state, resolutions, events, usage)
         position_after = Position(state, False, usage)
         observations = self._observe(resolutions, events, str(position.state.phase), screened)
@@ -198,28 +205,36 @@ class Variant:
 
     def _screen(
         self, position: Position, orders: dict[str, list[str]], kinds: tuple[str, ...]
-    ) -> tuple[dict[str, list[str]], list[RejectedOrder]]:
-        """Drop filed-ahead and conditional lines that break the variant's rules (a condition
-        naming a space the power could not see, say), whoever calls :meth:`play`."""
-        kept: dict[str, list[str]] = {}
+    ) -> tuple[dict[str, list[Line]], list[RejectedOrder], dict[tuple[str, str], int]]:
+        """Read every line, and set aside those that cannot be read, or that break the
+        variant's rules (a condition naming a space the power could not see, say), whoever
+        calls :meth:`play`. A plain line of the turn's first sub-phase is judged when played.
+        Also returns where each line stands in its power's list (by its words as filed, and
+        as handed on)."""
+        state = position.state
+        kept: dict[str, list[Line]] = {}
         refused: list[RejectedOrder] = []
-        for power, lines in orders.items():
-            if power not in position.state.powers:
-                kept[power] = lines
+        places: dict[tuple[str, str], int] = {}
+        for power, texts in orders.items():
+            if power not in state.powers:
+                refused.extend(RejectedOrder(power, text, Reason(Why.NOT_A_POWER, power=power)) for text in texts)
                 continue
             kept[power] = []
-            for text in lines:
-                kind, _handed_on = routed_line(text, kinds)
-                if kind == kinds[0] and not text.strip().upper().startswith("IF"):
-                    kept[power].append(text)
+            for index, line in enumerate(read_lines(texts, kinds, state.board, self.options)):
+                places.setdefault((power, line.text), index)
+                places.setdefault((power, line.order_text), index)
+                first = line.kind == kinds[0] and not line.conditional
+                if first and line.problem is not None:
+                    refused.append(RejectedOrder(power, line.order_text, Reason(Why.UNREADABLE, words=(line.problem,))))
                     continue
-                try:
-                    check_filed_line(text, position.state, power, self.options, self.sight(position, power))
-                except FogdipError as exc:
-                    refused.append(RejectedOrder.refused(power, text, exc.reason))
-                    continue
-                kept[power].append(text)
-        return kept, refused
+                if not first:
+                    try:
+                        check_line(line, state, power, self.options, self.sight(position, power))
+                    except FogdipError as exc:
+                        refused.append(RejectedOrder.refused(power, line.text, exc.reason))
+                        continue
+                kept[power].append(line)
+        return kept, refused, places
 
     def sight(self, position: Position, power: str) -> Sight:
         """Whether ``power`` would see a foreign unit of a kind on a location, in ``position``
@@ -234,7 +249,7 @@ class Variant:
         self,
         state: GameState,
         kind: str,
-        lines: Mapping[str, list[str]],
+        lines: Mapping[str, list[Line]],
         filed_ahead: bool,
         context: TurnContext,
         usage: dict[str, Any],
@@ -246,12 +261,12 @@ class Variant:
                 resolution = adjudicate(extras.before_resolution(state), engine_orders, self.rules)
                 resolution, event = extras.after_resolution(resolution)
                 return resolution, event, refused, extras.usage_after(usage, state)
-            return adjudicate(state, lines, self.rules), NO_EVENTS, [], usage
+            return adjudicate(state, _written(lines), self.rules), NO_EVENTS, [], usage
         if kind == "R":
             chosen = (
                 {p: select_retreats(state, p, given, context, self.rules) for p, given in lines.items()}
                 if filed_ahead
-                else lines
+                else _written(lines)
             )
             return adjudicate(state, chosen, self.rules), NO_EVENTS, [], usage
         homes = state.homes
@@ -259,7 +274,7 @@ class Variant:
         chosen = (
             {p: select_adjustments(state, p, given, context, self.rules) for p, given in lines.items()}
             if filed_ahead
-            else lines
+            else _written(lines)
         )
         resolution = adjudicate(state, chosen, self.rules)
         if options.build_in_any_owned_center:
@@ -388,3 +403,8 @@ class Variant:
 
     def _announcements(self, resolutions: list[Resolution], power: str) -> list[Notice]:
         return announcements(self.options, self.rules, resolutions, power)
+
+
+def _written(lines: Mapping[str, list[Line]]) -> dict[str, list[Written]]:
+    """Each power's lines as the engine takes them: their orders, as read, with their words."""
+    return {power: [line.written for line in given] for power, given in lines.items()}
