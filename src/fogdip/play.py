@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from fogdip.codec.observations import observation_to_json
-from fogdip.documents import _fail, _type_name, document_from_state, result_document, state_from_document
+from fogdip.codec.positions import _fail, _type_name, document_from_state, state_from_document
+from fogdip.codec.results import result_document
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.rules import Rules
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, VariantOptions, compose

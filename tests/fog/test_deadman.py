@@ -278,7 +278,7 @@ def own_facts(record: Resolution, power: str, level: ResultLevel) -> object:
     everyone whether anyone was dislodged (see test_no_leaks)."""
     return (
         sorted((p, u) for p, u in record.before.units.items() if u.power == power),
-        sorted((str(r.unit), r.text, outcome(r, level, record)) for r in record.orders if r.power == power),
+        sorted((str(r.unit), r.text, repr(outcome(r, level, record))) for r in record.orders if r.power == power),
         sorted((r.text, str(r.reason)) for r in record.rejected if r.power == power),
         sorted((p, u) for p, u in record.after.units.items() if u.power == power),
         sorted(p for p, d in record.after.dislodged.items() if d.unit.power == power),
