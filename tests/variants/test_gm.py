@@ -12,10 +12,19 @@ import pytest
 from typer.testing import CliRunner
 
 from fogdip.cli.main import app
+from fogdip.codec.gamefiles import GameFileError
 from fogdip.codec.observations import observation_from_json, observation_to_json
 from fogdip.engine.errors import InvalidPosition
+from fogdip.game import FileStore, Game, GameService
 from fogdip.play import adjudicate_document
-from fogdip.server.gamefile import GameFile, GameFileError
+
+
+def _open(path: Path) -> Game:
+    return GameService(FileStore()).open(str(path))
+
+
+def _save(path: Path, game: Game) -> None:
+    GameService(FileStore()).save(str(path), game)
 
 
 def run(*args: str, input: str | None = None) -> Any:
@@ -61,10 +70,10 @@ def test_orders_with_errors_are_reported_per_line_and_nothing_is_filed(tmp_path:
     assert "line 2: A PAR - NTH: an army cannot move to North Sea, a sea" in result.stderr
     assert "line 3: F XYZ H: unknown province 'XYZ'" in result.stderr
     assert "nothing was filed for FRANCE" in result.stderr
-    assert GameFile.load(game).filed == {}
+    assert _open(game).filed == {}
     result = run("gm", "orders", game, "FRANCE", "-", "--partial", input="A PAR - BUR\nA PAR - NTH\n")
     assert result.exit_code == 0
-    assert GameFile.load(game).filed == {"FRANCE": ["A PAR - BUR"]}
+    assert _open(game).filed == {"FRANCE": ["A PAR - BUR"]}
 
 
 def test_filing_again_replaces_the_earlier_orders(tmp_path: Path) -> None:
@@ -72,17 +81,17 @@ def test_filing_again_replaces_the_earlier_orders(tmp_path: Path) -> None:
     run("gm", "new", game)
     run("gm", "orders", game, "FRANCE", "-", input="A PAR - BUR\n")
     run("gm", "orders", game, "FRANCE", "-", input="A PAR - PIC\nA MAR H\n")
-    assert GameFile.load(game).filed == {"FRANCE": ["A PAR - PIC", "A MAR H"]}
+    assert _open(game).filed == {"FRANCE": ["A PAR - PIC", "A MAR H"]}
 
 
 def test_fog_filing_errors_never_mention_foreign_units(tmp_path: Path) -> None:
     """A support of a unit that is not there is filed in a fog game: rejecting it would tell
     the player the province is empty."""
-    game = GameFile.new("fog-of-war")
-    checks = game.file_orders("FRANCE", ["A PAR S A RUH - BUR", "A MAR S F GAS"])
+    game = Game.create("fog-of-war")
+    checks = game.file("FRANCE", ["A PAR S A RUH - BUR", "A MAR S F GAS"])
     assert all(check.ok for check in checks)
-    standard = GameFile.new("standard")
-    checks = standard.file_orders("FRANCE", ["A PAR S A RUH - BUR"])
+    standard = Game.create("standard")
+    checks = standard.file("FRANCE", ["A PAR S A RUH - BUR"])
     assert checks[0].error == "there is no unit in RUH"
 
 
@@ -100,7 +109,7 @@ def test_fog_filing_errors_never_mention_foreign_units(tmp_path: Path) -> None:
 )
 def test_bad_requests_get_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     game = tmp_path / "game.json"
-    GameFile.new("standard").save(game)
+    _save(game, Game.create("standard"))
     os.chdir(tmp_path)
     result = run(*[str(game) if a == "GAME" else a for a in args], input="A PAR H\n")
     assert result.exit_code == 2
@@ -112,33 +121,33 @@ def test_damaged_game_files_are_refused_clearly(tmp_path: Path) -> None:
     game = tmp_path / "game.json"
     game.write_text("{not json")
     with pytest.raises(GameFileError, match="is not valid JSON"):
-        GameFile.load(game)
+        _open(game)
     game.write_text(json.dumps({"format": "something-else"}))
     with pytest.raises(GameFileError, match="is not a fogdip game file"):
-        GameFile.load(game)
+        _open(game)
 
 
 def test_a_crash_while_saving_leaves_the_old_game_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = tmp_path / "game.json"
-    original = GameFile.new("deadman")
-    original.save(game)
+    original = Game.create("deadman")
+    _save(game, original)
     before = game.read_bytes()
-    changed = GameFile.load(game)
-    changed.file_orders("TURKEY", ["F SMY", "F CON", "A ANK"])
+    changed = _open(game)
+    changed.file("TURKEY", ["F SMY", "F CON", "A ANK"])
 
     def crash(*_args: object) -> None:
         raise OSError("disk on fire")
 
     monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError):
-        changed.save(game)
+        _save(game, changed)
     assert game.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left behind
 
 
 def test_reports_read_back_from_json_equal_the_originals() -> None:
-    game = GameFile.new("fog-of-war")
-    game.file_orders("GERMANY", ["A MUN - RUH"])
+    game = Game.create("fog-of-war")
+    game.file("GERMANY", ["A MUN - RUH"])
     played = game.adjudicate()
     for _power, seen in played.observations.items():
         assert observation_from_json(observation_to_json(seen)) == seen
@@ -209,12 +218,12 @@ def test_bad_variant_documents_say_what_is_wrong(change: dict[str, Any], message
 )
 def test_damaged_structures_are_refused_with_one_message(tmp_path: Path, damage: Any, message: str) -> None:
     game = tmp_path / "game.json"
-    GameFile.new("fog-of-war").save(game)
+    _save(game, Game.create("fog-of-war"))
     data = json.loads(game.read_text())
     damage(data)
     game.write_text(json.dumps(data))
     with pytest.raises(GameFileError, match=message):
-        GameFile.load(game)
+        _open(game)
     result = run("gm", "status", game)
     assert result.exit_code == 2 and "internal error" not in result.stderr
 
@@ -223,12 +232,12 @@ def test_a_damaged_report_is_refused_when_that_power_s_view_is_read(tmp_path: Pa
     """Reports are read only to show a power's view, so other commands do not pay for the whole
     history on every call; a damaged one is still refused in one line, never a traceback."""
     game = tmp_path / "game.json"
-    GameFile.new("fog-of-war").save(game)
+    _save(game, Game.create("fog-of-war"))
     data = json.loads(game.read_text())
     data["opening"]["FRANCE"].pop("units")
     game.write_text(json.dumps(data))
     with pytest.raises(GameFileError, match="damaged report of FRANCE"):
-        GameFile.load(game).knowledge_of("FRANCE")
+        _open(game).view("FRANCE")
     result = run("gm", "show", game, "--as", "FRANCE")
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and "damaged report of FRANCE" in lines[0]
@@ -270,10 +279,9 @@ def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, pre
     assert run("gm", "new", "--variant", preset, "--option", "end_year=1902", game).exit_code == 0
     rng = random.Random(preset)
     turns = 0
-    while GameFile.load(game).turn != "COMPLETED":
-        record = GameFile.load(game)
-        variant, position = record.variant_and_position()
-        for power, lines in random_turn_orders(variant, position, rng).items():
+    while _open(game).turn != "COMPLETED":
+        record = _open(game)
+        for power, lines in random_turn_orders(record.variant, record.position, rng).items():
             filed = run("gm", "orders", game, power, "-", "--partial", input="\n".join(lines) + "\n")
             assert filed.exit_code == 0, filed.stderr
         done = run("gm", "adjudicate", game, "--reports", tmp_path / "reports")
@@ -284,6 +292,6 @@ def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, pre
     assert shown.exit_code == 0 and "The game is over" in shown.stdout
     # reveal_at_end: every power now sees every turn's orders, everyone's.
     history = json.loads(run("gm", "show", game, "--as", "FRANCE", "--json").stdout)["revealed_history"]
-    assert [turn["turn"] for turn in history] == [entry["turn"] for entry in GameFile.load(game).history]
+    assert [turn["turn"] for turn in history] == [entry["turn"] for entry in _open(game).master_view().results]
     assert {o["power"] for turn in history for o in turn["orders"].values()} >= {"ENGLAND", "TURKEY"}
     assert "its whole history is revealed" in shown.stdout

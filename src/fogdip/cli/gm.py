@@ -19,10 +19,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
-from fogdip.codec.observations import knowledge_to_json, observation_to_json
+from fogdip.codec.observations import observation_to_json
+from fogdip.codec.views import power_view_to_json
 from fogdip.fog.report import observation_text
-from fogdip.server.gamefile import GameFile
+from fogdip.game import FileStore, GameService
 from fogdip.variants import PRESETS, VariantOptions
+
+
+def _games() -> GameService:
+    """``fogdip gm`` keeps each game in its own file, named on the command line."""
+    return GameService(FileStore())
+
 
 gm_app = typer.Typer(
     name="gm",
@@ -62,8 +69,7 @@ def new(
         if game.exists() and not force:
             die(f"{game} already exists; choose another name or pass --force to overwrite it")
         overrides = dict(_parse_option(o) for o in option or [])
-        started = GameFile.new(variant.strip().lower(), **overrides)
-        started.save(game)
+        started = _games().create(str(game), variant.strip().lower(), replace=True, **overrides)
         Console(highlight=False).print(f"New {variant} game in {game}; the first turn is {started.turn}.")
 
 
@@ -81,11 +87,11 @@ def orders(
 ) -> None:
     """File a power's orders for the next turn, replacing those it filed before."""
     with errors():
-        record = GameFile.load(game)
+        record = _games().open(str(game))
         who = record.power_named(power)
         lines = [line.split("#", 1)[0].strip() for line in read_input(orders_file).splitlines()]
         lines = [line for line in lines if line]
-        checks = record.file_orders(who, lines, partial=partial)
+        checks = record.file(who, lines, partial=partial)
         console = Console(highlight=False, stderr=True)
         bad = [c for c in checks if not c.ok]
         for check in bad:
@@ -95,7 +101,7 @@ def orders(
                 f"{len(bad)} of {len(checks)} line(s) rejected; nothing was filed for {who}. Fix them, or pass --partial",
                 EXIT_BAD_INPUT,
             )
-        record.save(game)
+        _games().save(str(game), record)
         Console(highlight=False).print(f"Filed {len(checks) - len(bad)} line(s) for {who} for {record.turn}.")
 
 
@@ -103,7 +109,7 @@ def orders(
 def status(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
     """Show the next turn and who has filed orders for it (game master's view)."""
     with errors():
-        record = GameFile.load(game)
+        record = _games().open(str(game))
         table = Table(title=f"{game}: next turn {record.turn}", title_justify="left")
         table.add_column("Power")
         table.add_column("Orders")
@@ -123,7 +129,7 @@ def adjudicate(
     """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
     their defaults), save the game, and write each power's report."""
     with errors():
-        record = GameFile.load(game)
+        record = _games().open(str(game))
         played = record.adjudicate()
         if reports is not None:
             folder = reports / played.turn
@@ -132,7 +138,7 @@ def adjudicate(
                 (folder / f"{power}.txt").write_text(observation_text(seen) + "\n", encoding="utf-8")
                 report = json.dumps(observation_to_json(seen), indent=1)
                 (folder / f"{power}.json").write_text(report + "\n", encoding="utf-8")
-        record.save(game)
+        _games().save(str(game), record)
         where = f"; reports in {reports / played.turn}" if reports is not None else ""
         Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
 
@@ -147,25 +153,15 @@ def show(
 ) -> None:
     """Show the game as one power sees it: every report it received and what it knows now."""
     with errors():
-        record = GameFile.load(game)
-        power = record.power_named(as_power)
-        reports = record.reports_of(power)
-        knowledge = record.knowledge_of(power)
-        history = record.revealed_history()
+        record = _games().open(str(game))
+        view = record.view(record.power_named(as_power))
         if as_json:
-            payload = {
-                "power": power,
-                "next_turn": record.turn,
-                "filed": record.filed.get(power, []),
-                "reports": reports,
-                "knowledge": knowledge_to_json(knowledge),
-                "revealed_history": history,
-            }
-            print(json.dumps(payload, indent=1))
+            print(json.dumps(power_view_to_json(view), indent=1))
             return
+        knowledge, history = view.knowledge, view.revealed_history
         console = Console(highlight=False)
-        for report in reports:
-            console.print(escape(report["text"]))
+        for report in view.reports:
+            console.print(escape(observation_text(report)))
             console.print()
         ghosts = [g for g in knowledge.ghosts() if not g.current]
         if ghosts:
@@ -179,5 +175,4 @@ def show(
                 for entry in turn["orders"].values():
                     words = ", ".join(entry["result"]) or "ok"
                     console.print(f"  {escape(str(entry['power']))}: {escape(entry['order'])} ({escape(words)})")
-        filed = record.filed.get(power)
-        console.print(f"Next turn: {record.turn}; orders filed: {len(filed) if filed else 'none'}")
+        console.print(f"Next turn: {view.next_turn}; orders filed: {len(view.filed) if view.filed else 'none'}")

@@ -74,11 +74,11 @@ _KIND_WORDS = MappingProxyType({"A": "an army", "F": "a fleet"})
 Orders = dict[str, list[str]]
 
 
-def _fail(message: str) -> InvalidPosition:
+def invalid(message: str) -> InvalidPosition:
     return InvalidPosition(" ".join(message.split()))
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     names = {
         dict: "an object",
         list: "a list",
@@ -148,13 +148,13 @@ def read_document(doc: object) -> PhaseDocument:
     """Check a phase document's form; a malformed one raises :class:`InvalidPosition` saying
     what is wrong, where, and what it should look like."""
     if not isinstance(doc, Mapping):
-        raise _fail(
-            f'a phase document must be a JSON object with "phase", "units" and "centers", not {_type_name(doc)}'
+        raise invalid(
+            f'a phase document must be a JSON object with "phase", "units" and "centers", not {type_name(doc)}'
         )
     try:
         return PhaseDocument.model_validate(doc)
     except ValidationError as exc:
-        raise _fail(_explain(exc.errors(include_url=False)[0])) from None
+        raise invalid(_explain(exc.errors(include_url=False)[0])) from None
 
 
 def _explain(error: ErrorDetails) -> str:
@@ -165,7 +165,7 @@ def _explain(error: ErrorDetails) -> str:
         return _MISSING.get(field, f'the document has no "{field}"')
     if field == "rules":
         value = error["input"]
-        return f'"rules" must be an edition name such as "2023" or an object, not {_type_name(value)} ({value!r})'
+        return f'"rules" must be an edition name such as "2023" or an object, not {type_name(value)} ({value!r})'
     keys = [str(part) for part in loc[1:] if not isinstance(part, int)]
     where = f'"{field}"' + (f" of {keys[0].upper()}" if keys else "") + (f" for {keys[1]}" if len(keys) > 1 else "")
     examples = _EXAMPLES.get(field, ("",))
@@ -173,13 +173,13 @@ def _explain(error: ErrorDetails) -> str:
     value = error["input"]
     kind = error["type"]
     if isinstance(loc[-1], int):
-        return f"{where} must hold only strings, not {_type_name(value)} ({value!r})"
+        return f"{where} must hold only strings, not {type_name(value)} ({value!r})"
     if kind == "dict_type":
-        return f"{where} must be an object such as {example}, not {_type_name(value)}"
+        return f"{where} must be an object such as {example}, not {type_name(value)}"
     if kind == "list_type":
-        return f"{where} must be a list of strings such as {example}, not {_type_name(value)}"
+        return f"{where} must be a list of strings such as {example}, not {type_name(value)}"
     if kind == "string_type":
-        return f"{where} must be a string such as {example}, not {_type_name(value)}"
+        return f"{where} must be a string such as {example}, not {type_name(value)}"
     return f"{where}: {error['msg']}"
 
 
@@ -206,10 +206,10 @@ def rules_from_spec(spec: object) -> Rules:
     if isinstance(spec, str):
         return _edition(spec)
     if not isinstance(spec, Mapping):
-        raise _fail(f'"rules" must be an edition name such as "2023" or an object, not {_type_name(spec)} ({spec!r})')
+        raise invalid(f'"rules" must be an edition name such as "2023" or an object, not {type_name(spec)} ({spec!r})')
     edition = spec.get("edition")
     if edition is not None and not isinstance(edition, str):
-        raise _fail(f'"rules"."edition" must be a string such as "2000", not {_type_name(edition)}')
+        raise invalid(f'"rules"."edition" must be a string such as "2000", not {type_name(edition)}')
     rules = _edition(edition)
     options = _rule_options()
     changes: dict[str, object] = {}
@@ -217,7 +217,7 @@ def rules_from_spec(spec: object) -> Rules:
         if name == "edition":
             continue
         if name not in options:
-            raise _fail(f'unknown rule option {name!r} in "rules": known options are {", ".join(options)}')
+            raise invalid(f'unknown rule option {name!r} in "rules": known options are {", ".join(options)}')
         changes[name] = _rule_value(name, value, options[name])
     return rules.with_options(**changes) if changes else rules
 
@@ -226,7 +226,7 @@ def _edition(name: str | None) -> Rules:
     try:
         return get_rules(name)
     except FogdipError as exc:
-        raise _fail(str(exc)) from None
+        raise invalid(str(exc)) from None
 
 
 def _rule_value(name: str, value: object, hint: Any) -> object:
@@ -234,16 +234,16 @@ def _rule_value(name: str, value: object, hint: Any) -> object:
     if hint is bool:
         if isinstance(value, bool):
             return value
-        raise _fail(f"rule option {name!r} must be true or false, not {value!r}")
+        raise invalid(f"rule option {name!r} must be true or false, not {value!r}")
     if typing.get_origin(hint) is typing.Literal:
         if value in args:
             return value
-        raise _fail(f"rule option {name!r} must be one of {', '.join(map(repr, args))}, not {value!r}")
+        raise invalid(f"rule option {name!r} must be one of {', '.join(map(repr, args))}, not {value!r}")
     if int in args and type(None) in args:
         if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
             return value
-        raise _fail(f"rule option {name!r} must be a positive whole number or null, not {value!r}")
-    raise _fail(f"rule option {name!r} cannot be set in a document")  # pragma: no cover
+        raise invalid(f"rule option {name!r} must be a positive whole number or null, not {value!r}")
+    raise invalid(f"rule option {name!r} cannot be set in a document")  # pragma: no cover
 
 
 def rules_to_spec(rules: Rules) -> str | dict[str, Any]:
@@ -313,29 +313,31 @@ def _board(variant: str | None) -> Map:
         variant = "standard"
     map_name = VARIANTS.get(variant.strip().lower())
     if map_name is None:
-        raise _fail(f"unknown variant {variant!r}: known variants are {', '.join(sorted(VARIANTS))}")
+        raise invalid(f"unknown variant {variant!r}: known variants are {', '.join(sorted(VARIANTS))}")
     try:
         return get_map(map_name)
     except MapError as exc:  # pragma: no cover - the shipped maps load
-        raise _fail(str(exc)) from None
+        raise invalid(str(exc)) from None
 
 
 def _phase(value: str, board: Map, field: str = "phase") -> Phase:
     if value.strip().upper() == COMPLETED:
-        raise _fail('phase "COMPLETED": the game is over and has no phase to adjudicate; give a phase such as "S1901M"')
+        raise invalid(
+            'phase "COMPLETED": the game is over and has no phase to adjudicate; give a phase such as "S1901M"'
+        )
     try:
         phase = Phase.parse(value)
     except PhaseError as exc:
-        raise _fail(f'"{field}": {exc}' if field != "phase" else str(exc)) from None
+        raise invalid(f'"{field}": {exc}' if field != "phase" else str(exc)) from None
     if phase.year < board.first_year:
-        raise _fail(f"phase {value!r} does not exist: a {board.name} game starts in {board.first_year}")
+        raise invalid(f"phase {value!r} does not exist: a {board.name} game starts in {board.first_year}")
     return phase
 
 
 def _power(name: str, board: Map, where: str) -> str:
     power = name.strip().upper()
     if power not in board.power_info:
-        raise _fail(f"unknown power {name!r} in {where}: the powers are {', '.join(board.powers)}")
+        raise invalid(f"unknown power {name!r} in {where}: the powers are {', '.join(board.powers)}")
     return power
 
 
@@ -347,7 +349,7 @@ def _units(table: Mapping[str, list[str]], board: Map, phase: Phase) -> tuple[di
         for text in texts:
             is_dislodged, unit = _unit(text, power, board)
             if is_dislodged and phase.kind != "R":
-                raise _fail(
+                raise invalid(
                     f"unit {text!r} of {power} is marked dislodged (*), but {phase} is a {phase.long_name.split()[-1]} "
                     f"phase: dislodged units exist only in retreat phases ({phase.season}{phase.year}R); remove the *"
                 )
@@ -355,7 +357,7 @@ def _units(table: Mapping[str, list[str]], board: Map, phase: Phase) -> tuple[di
             other = table_for.get(unit.province)
             if other is not None:
                 star = "*" if is_dislodged else ""
-                raise _fail(
+                raise invalid(
                     f"two {'dislodged ' if is_dislodged else ''}units in {board.provinces[unit.province].name}: "
                     f"{star}{other} of {other.power} and {star}{unit} of {power}; keep one"
                 )
@@ -366,7 +368,7 @@ def _units(table: Mapping[str, list[str]], board: Map, phase: Phase) -> tuple[di
 def _unit(text: str, power: str, board: Map) -> tuple[bool, Unit]:
     match = _UNIT.match(text.strip().upper())
     if not match:
-        raise _fail(
+        raise invalid(
             f"unit {text!r} of {power} is not a unit: write 'A XXX' for an army or 'F XXX' for a fleet, e.g. 'A PAR'"
         )
     star, kind_text, written = match.groups()
@@ -375,16 +377,16 @@ def _unit(text: str, power: str, board: Map) -> tuple[bool, Unit]:
     province = board.provinces[board.province_of(location)]
     where = f"unit {text!r} of {power}"
     if not province.passable:
-        raise _fail(f"{where}: {province.name} ({province.code}) is impassable; no unit can stand there")
+        raise invalid(f"{where}: {province.name} ({province.code}) is impassable; no unit can stand there")
     if not board.can_hold(kind, location):
         if kind == "A" and location != province.code:
-            raise _fail(f"{where}: an army stands on the whole province, not a coast; write A {province.code}")
+            raise invalid(f"{where}: an army stands on the whole province, not a coast; write A {province.code}")
         if kind == "A":
-            raise _fail(f"{where}: an army cannot stand in {province.name} ({province.code}), a sea")
+            raise invalid(f"{where}: an army cannot stand in {province.name} ({province.code}), a sea")
         if province.coasts:
             options = " or ".join(f"F {c}" for c in province.coasts)
-            raise _fail(f"{where}: a fleet in {province.name} must name its coast: {options}")
-        raise _fail(f"{where}: a fleet cannot stand in {province.name} ({province.code}), which is inland")
+            raise invalid(f"{where}: a fleet in {province.name} must name its coast: {options}")
+        raise invalid(f"{where}: a fleet cannot stand in {province.name} ({province.code}), which is inland")
     return bool(star), Unit(power, kind, location)
 
 
@@ -397,9 +399,11 @@ def _location(written: str, board: Map, where: str) -> str:
         province = board.province_of(board.resolve_name(base) or "")
         coasts = board.coasts(province)
         if coasts:
-            raise _fail(f"{where}: {board.provinces[province].name} has no coast {coast!r}; use {' or '.join(coasts)}")
-        raise _fail(f"{where}: {board.provinces[province].name} has no named coasts; write {province}")
-    raise _fail(f"{where}: unknown province {written!r}")
+            raise invalid(
+                f"{where}: {board.provinces[province].name} has no coast {coast!r}; use {' or '.join(coasts)}"
+            )
+        raise invalid(f"{where}: {board.provinces[province].name} has no named coasts; write {province}")
+    raise invalid(f"{where}: unknown province {written!r}")
 
 
 def _retreats(
@@ -428,7 +432,7 @@ def _retreats(
 def _dislodged(text: str, power: str, board: Map, dislodged_units: dict[str, Unit], where: str) -> Unit:
     _, unit = _unit(text.lstrip("* "), power, board)
     if dislodged_units.get(unit.province) != unit:
-        raise _fail(
+        raise invalid(
             f"{where} name {text!r}, which is not a dislodged unit of {power}: "
             f"list it in \"units\" as '*{unit}' (in a retreat phase) or remove it"
         )
@@ -442,10 +446,10 @@ def _retreat_target(unit: Unit, written: str, board: Map, where: str) -> str:
         if location not in reachable:
             on_coasts = [c for c in board.coasts(location) if c in reachable]
             if len(on_coasts) != 1:
-                raise _fail(f"{where}: {unit} cannot retreat to {written!r}, which it cannot reach")
+                raise invalid(f"{where}: {unit} cannot retreat to {written!r}, which it cannot reach")
             location = on_coasts[0]
     elif location not in board.army_targets(unit.location):
-        raise _fail(f"{where}: {unit} cannot retreat to {written!r}, which it cannot reach")
+        raise invalid(f"{where}: {unit} cannot retreat to {written!r}, which it cannot reach")
     return location
 
 
@@ -457,7 +461,7 @@ def _centers(table: Mapping[str, list[str]], board: Map) -> dict[str, str]:
             province = _supply_center(text, board, f'"centers" of {power}')
             owner = centers.get(province)
             if owner is not None:
-                raise _fail(f"supply centre {province} is owned twice, by {owner} and by {power}; give it one owner")
+                raise invalid(f"supply centre {province} is owned twice, by {owner} and by {power}; give it one owner")
             centers[province] = power
     return centers
 
@@ -465,7 +469,7 @@ def _centers(table: Mapping[str, list[str]], board: Map) -> dict[str, str]:
 def _supply_center(text: str, board: Map, where: str) -> str:
     province = board.province_of(_location(text.strip().upper(), board, where))
     if not board.provinces[province].supply_center:
-        raise _fail(f"{where}: {board.provinces[province].name} ({province}) is not a supply centre")
+        raise invalid(f"{where}: {board.provinces[province].name} ({province}) is not a supply centre")
     return province
 
 

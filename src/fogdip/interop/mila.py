@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fogdip.documents import COMPLETED, VARIANTS, rules_from_spec, rules_to_spec, state_from_document
+from fogdip.codec.positions import COMPLETED, VARIANTS, invalid, rules_from_spec, rules_to_spec, state_from_document
 from fogdip.engine.errors import FogdipError, InvalidPosition
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.map import Map, get_map
@@ -108,35 +108,31 @@ class SavedGame:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _fail(message: str) -> InvalidPosition:
-    return InvalidPosition(" ".join(message.split()))
-
-
 def _variant_of_map(map_name: str) -> str:
     for variant, name in VARIANTS.items():
         if name == map_name:
             return variant
-    raise _fail(f"unknown map {map_name!r}: known maps are {', '.join(sorted(VARIANTS.values()))}")
+    raise invalid(f"unknown map {map_name!r}: known maps are {', '.join(sorted(VARIANTS.values()))}")
 
 
 def _board(map_name: object) -> Map:
     if not isinstance(map_name, str):
-        raise _fail(f'the game\'s "map" must be a string such as "standard", not {map_name!r}')
+        raise invalid(f'the game\'s "map" must be a string such as "standard", not {map_name!r}')
     return get_map(VARIANTS[_variant_of_map(map_name)])
 
 
 def _object(value: object, what: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _fail(f"{what} must be a JSON object")
+        raise invalid(f"{what} must be a JSON object")
     return value
 
 
 def _phase_list(data: Mapping[str, Any]) -> Sequence[Any]:
     phases = data.get("phases")
     if isinstance(phases, str) or not isinstance(phases, Sequence):
-        raise _fail('a saved game needs "phases": a list of phases')
+        raise invalid('a saved game needs "phases": a list of phases')
     if not phases:
-        raise _fail('the saved game has no phases: "phases" is empty')
+        raise invalid('the saved game has no phases: "phases" is empty')
     return phases
 
 
@@ -146,7 +142,7 @@ def _messages(value: object, where: str) -> tuple[dict[str, Any], ...]:
     if isinstance(value, Mapping):  # some MILA versions key messages by time
         value = list(value.values())
     if isinstance(value, str) or not isinstance(value, Sequence) or not all(isinstance(m, Mapping) for m in value):
-        raise _fail(f'{where}: "messages" must be a list of message objects')
+        raise invalid(f'{where}: "messages" must be a list of message objects')
     return tuple(dict(m) for m in value)
 
 
@@ -156,21 +152,21 @@ def _canonical(doc: Mapping[str, Any], board: Map, where: str) -> Document:
     out: Document = {key: value for key, value in doc.items() if key != "messages"}
     phase = out.get("phase")
     if not isinstance(phase, str):
-        raise _fail(f'{where}: the phase needs a name such as "S1901M"')
+        raise invalid(f'{where}: the phase needs a name such as "S1901M"')
     out["phase"] = phase.strip().upper()
     for key, empty in (("units", list), ("retreats", dict), ("centers", list)):
         table = out.get(key, {})
         if not isinstance(table, Mapping):
-            raise _fail(f'{where}: "{key}" must be an object keyed by power')
+            raise invalid(f'{where}: "{key}" must be an object keyed by power')
         filled: dict[str, Any] = {power: empty() for power in board.powers}
         for power, value in table.items():
             if not isinstance(power, str):
-                raise _fail(f'{where}: "{key}" has a key {power!r} that is not a power')
+                raise invalid(f'{where}: "{key}" has a key {power!r} that is not a power')
             filled[power.strip().upper()] = value
         out[key] = filled
     orders = out.get("orders", {})
     if not isinstance(orders, Mapping):
-        raise _fail(f'{where}: "orders" must be an object keyed by power')
+        raise invalid(f'{where}: "orders" must be an object keyed by power')
     out["orders"] = {str(p).strip().upper(): [] if value is None else value for p, value in orders.items()}
     try:
         if out["phase"] == COMPLETED:
@@ -178,7 +174,7 @@ def _canonical(doc: Mapping[str, Any], board: Map, where: str) -> Document:
         else:
             state_from_document(out)
     except InvalidPosition as exc:
-        raise _fail(f"{where}: {exc}") from None
+        raise invalid(f"{where}: {exc}") from None
     return out
 
 
@@ -305,13 +301,13 @@ def load_fogdip_game(data: Mapping[str, Any]) -> SavedGame:
 def game_from_data(data: object) -> SavedGame:
     """Read a parsed saved game in either format, telling them apart by their phases."""
     if not isinstance(data, Mapping):
-        raise _fail('a saved game must be a JSON object with "phases"')
+        raise invalid('a saved game must be a JSON object with "phases"')
     first = _phase_list(data)[0]
     if isinstance(first, Mapping) and "state" in first:
         return load_saved_game(data)
     if isinstance(first, Mapping) and "phase" in first:
         return load_fogdip_game(data)
-    raise _fail('cannot tell the format: MILA phases have "name" and "state", fogdip phases have "phase"')
+    raise invalid('cannot tell the format: MILA phases have "name" and "state", fogdip phases have "phase"')
 
 
 def load_game(path: str | Path) -> SavedGame:
@@ -321,11 +317,11 @@ def load_game(path: str | Path) -> SavedGame:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise invalid(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     try:
         return game_from_data(data)
     except InvalidPosition as exc:
-        raise _fail(f"{path}: {exc}") from None
+        raise invalid(f"{path}: {exc}") from None
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -364,7 +360,7 @@ def _results(doc: Document, state: GameState, rules: Rules, where: str) -> dict[
     try:
         resolution = adjudicate(state, doc.get("orders", {}), rules)
     except FogdipError as exc:
-        raise _fail(f"{where}: {exc}") from None
+        raise invalid(f"{where}: {exc}") from None
     adjustments = state.phase.kind == "A"
     results: dict[str, list[str]] = {}
     for result in resolution.orders:

@@ -1,1 +1,0 @@
-"""Keeping games: game files for game masters (and, later, the database and the HTTP API)."""
