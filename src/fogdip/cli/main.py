@@ -25,6 +25,7 @@ from fogdip.bots import random_bot
 from fogdip.cli.common import (
     OneLineUsageErrors,
     choice,
+    die,
     errors,
     explain,
     one_line,
@@ -452,3 +453,31 @@ def variants() -> None:
     for name, text in option_help().items():
         options.add_row(name, escape(text))
     console.print(options)
+
+
+@app.command()
+def schema(
+    name: Annotated[
+        str | None, typer.Argument(help="The document whose JSON Schema to print; leave out to list them.")
+    ] = None,
+    write: Annotated[Path | None, typer.Option("--write", help="Write every schema into this folder instead.")] = None,
+) -> None:
+    """Print the JSON Schema of a fogdip document (phase-document, report, game-file, ...)."""
+    from fogdip.codec.schemas import SCHEMAS, schema_text, write_schemas
+
+    with errors():
+        if write is not None:
+            written = write_schemas(write)
+            Console(highlight=False).print(f"Wrote {len(written)} schemas into {write}.")
+            return
+        if name is None:
+            table = Table(title="Documents (fogdip schema NAME)", title_justify="left")
+            table.add_column("Name")
+            table.add_column("What it is", overflow="fold")
+            for key, (_model, _title, description) in SCHEMAS.items():
+                table.add_row(key, escape(description))
+            Console(highlight=False).print(table)
+            return
+        if name not in SCHEMAS:
+            die(f"unknown document {name!r}: use one of {', '.join(SCHEMAS)}")
+        sys.stdout.write(schema_text(name))

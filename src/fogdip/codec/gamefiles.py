@@ -23,9 +23,9 @@ still show.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from fogdip.codec.errors import CodecError
 from fogdip.codec.migrations import schema_1_to_2
@@ -36,6 +36,14 @@ from fogdip.fog.knowledge import Knowledge
 from fogdip.variants.record import GameRecord, TurnRecord
 
 FORMAT = "fogdip-game"
+
+# Reports, knowledge and the position are read only when needed (a damaged report is refused
+# when its power's view is asked for); their schemas are their own files in docs/schema/,
+# referred to by name (codec.schemas turns each x-document into a $ref).
+_Report = Annotated[dict[str, Any], WithJsonSchema({"x-document": "report.json"})]
+_Knowledge = Annotated[dict[str, Any], WithJsonSchema({"x-document": "knowledge.json"})]
+_Position = Annotated[dict[str, Any], WithJsonSchema({"x-document": "phase-document.json"})]
+_Result = Annotated[dict[str, Any], WithJsonSchema({"x-document": "turn-document.json"})]
 #: The schema this fogdip writes. 1: reports held only their lines; 2: their values too, and
 #: each power's knowledge is kept.
 SCHEMA = 2
@@ -46,30 +54,30 @@ class GameFileError(CodecError):
 
 
 class TurnJSON(BaseModel):
-    """One played turn. ``result`` is the game master's record as ``fogdip adjudicate``
-    prints it; ``reports`` each power's report (the form of ``docs/schema/report.json``)."""
+    """One played turn: the lines each power filed, the game master's result (as ``fogdip
+    adjudicate`` prints it, without ``reports`` and ``state``) and each power's report."""
 
     model_config = ConfigDict(extra="ignore")
 
     turn: str
     orders: dict[str, list[str]] = {}
-    result: dict[str, Any] = {}
-    reports: dict[str, dict[str, Any]]
+    result: _Result = {}
+    reports: dict[str, _Report]
 
 
 class GameFileJSON(BaseModel):
-    """A game file. ``position`` is a phase document (``docs/schema/phase-document.json``);
-    ``knowledge`` maps each power to its knowledge (``docs/schema/knowledge.json``)."""
+    """A game file: the next turn's phase document, the lines filed for it, every turn
+    played, each power's opening report and each power's knowledge after the last turn."""
 
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
     format: Literal["fogdip-game"]
     schema_: int = Field(alias="schema", ge=1)
-    position: dict[str, Any]
+    position: _Position
     filed: dict[str, list[str]] = {}
     history: list[TurnJSON] = []
-    opening: dict[str, dict[str, Any]] = {}
-    knowledge: dict[str, dict[str, Any]] = {}
+    opening: dict[str, _Report] = {}
+    knowledge: dict[str, _Knowledge] = {}
 
 
 #: What each part of a game file must be, in the words a game master needs to find the damage.

@@ -53,7 +53,10 @@ class RejectedJSON(BaseModel):
 
 
 class ResultDocument(BaseModel):
-    """What ``fogdip adjudicate`` prints for one phase (see ``docs/adjudicate.md``)."""
+    """What ``fogdip adjudicate`` prints for one phase: each unit's result words
+    (``[]``: it succeeded), the reasons and outcomes, the orders as normalised and whose they
+    are, waived builds, orders set aside with their reasons, dislodgements, disbanded units,
+    phases skipped, and the next phase's document (``state``)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
 

@@ -17,13 +17,26 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from fogdip.codec.observations import observation_to_json
+from pydantic import ConfigDict, Field
+
+from fogdip.codec.observations import ObservationJSON, observation_to_json
 from fogdip.codec.positions import document_from_state, invalid, state_from_document, type_name
-from fogdip.codec.results import result_document
+from fogdip.codec.results import ResultDocument, result_document
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.rules import Rules
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, VariantOptions, compose
 from fogdip.variants.setup import is_setup_phase, setup_phase_name
+
+
+class TurnDocument(ResultDocument):
+    """What ``fogdip adjudicate`` prints for a variant game's turn: the result of its first
+    phase, ``then`` the results of the later phases a combined turn plays (without their
+    ``state``), and each power's report."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    then: list[ResultDocument] = Field(default_factory=list)
+    reports: dict[str, ObservationJSON] = Field(default_factory=dict)
 
 
 def options_of_document(doc: Mapping[str, Any]) -> VariantOptions:
