@@ -220,3 +220,13 @@ def test_a_game_file_of_schema_1_is_read() -> None:
     for power in read.powers:
         read.knowledge(power)
     assert game_to_json(read.record) == current
+
+
+@pytest.mark.parametrize(
+    "overrides", [{}, {"end_year": 1910}, {"espionage": False}, {"espionage": True, "end_year": 1903}]
+)
+def test_a_game_read_back_has_the_variant_it_was_created_with(overrides: dict[str, Any]) -> None:
+    game = Game.create("fog-of-war", **overrides)
+    read = game_from_json(json.loads(json.dumps(game_to_json(game.record))))
+    assert read.variant.options == game.variant.options
+    assert read.variant.options.name == game.variant.options.name

@@ -209,9 +209,14 @@ def preset(name: str) -> VariantOptions:
 
 
 def compose(name: str, **overrides: Any) -> VariantOptions:
-    """A preset with some options changed; the name records the overrides."""
+    """A preset with some options changed; the name records the changes (an override that
+    keeps the preset's value changes nothing, so the name of a game read back from its file is
+    the name it was created with)."""
     base = preset(name)
     if not overrides:
         return base
-    label = base.name + "".join(f"+{key}={value}" for key, value in sorted(overrides.items()))
-    return base.with_changes(name=label, **overrides)
+    changed = base.with_changes(**overrides)  # checks every override
+    label = base.name + "".join(
+        f"+{key}={value}" for key, value in sorted(overrides.items()) if getattr(base, key) != value
+    )
+    return changed.with_changes(name=label)
