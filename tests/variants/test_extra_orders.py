@@ -24,7 +24,7 @@ from fogdip.variants import Position, TurnResult, Variant, compose
 from fogdip.variants.espionage import DisbandNow, Espionage, Peek, is_movement_extra, parse_extra_order
 from fogdip.variants.extra_orders import MovementExtras
 from fogdip.variants.lines import read_lines
-from views import as_json, text, texts, words
+from views import as_bytes, as_json, text, texts, words
 
 BOARD = standard_map()
 ALL_ON = dict(espionage=True, peek=True, disband_in_movement=True, fog="deadman")
@@ -504,6 +504,14 @@ def test_an_extra_order_and_another_order_for_one_unit_are_both_void() -> None:
     ]
     assert foreign(england) == set() and played.observations["FRANCE"].notices == ()
     assert played.position.usage == {"espionage": {"ENGLAND": {"1902": 1}}}
+
+
+def test_void_orders_read_the_same_whatever_order_they_were_written_in() -> None:
+    units = {"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}
+    one = play(units, {"ENGLAND": ["F NTH E FRANCE", "F NTH DB"]}).observations["ENGLAND"]
+    other = play(units, {"ENGLAND": ["F NTH DB", "F NTH E FRANCE"]}).observations["ENGLAND"]
+    assert one == other and as_bytes(one) == as_bytes(other)
+    assert texts(one) == texts(other) and len(one.orders[0].conflicts) == 1
 
 
 def test_disband_and_another_order_leave_the_unit_in_place() -> None:

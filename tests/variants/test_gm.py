@@ -295,3 +295,11 @@ def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, pre
     assert [turn["turn"] for turn in history] == [entry["turn"] for entry in _open(game).master_view().results]
     assert {o["power"] for turn in history for o in turn["orders"].values()} >= {"ENGLAND", "TURKEY"}
     assert "its whole history is revealed" in shown.stdout
+
+
+def test_options_that_let_the_schedule_tell_secrets_are_warned_of(tmp_path: Path) -> None:
+    quiet = run("gm", "new", "--variant", "deadman", tmp_path / "a.json")
+    assert quiet.exit_code == 0 and "warning" not in quiet.stderr
+    loud = run("gm", "new", "--variant", "deadman", "--option", "winter_spring_combined=false", tmp_path / "b.json")
+    assert loud.exit_code == 0
+    assert "warning: whether a Winter is played tells every power" in loud.stderr

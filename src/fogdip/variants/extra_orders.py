@@ -172,9 +172,11 @@ class MovementExtras:
         for refused in plan.rejected:
             tell(refused.power, rejected_notice(refused))
         for power, unit, given in plan.void:
-            masked = [_masked(order, unit) for order in given]  # as the power gave them
+            # In one order whatever order they were written in, as the engine's conflicts are.
+            pairs = sorted(((_masked(order, unit), str(order)) for order in given), key=lambda p: p[0].sort_key())
+            masked = [m for m, _text in pairs]
             orders.setdefault(power, []).append(SeenOrder(power, masked[0], FAILED, tuple(masked[1:])))
-            texts = tuple(str(order) for order in given)
+            texts = tuple(t for _m, t in pairs)
             listed = " and ".join(repr(t) for t in texts)
             tell(
                 power,
@@ -389,9 +391,11 @@ def _count(usage: Mapping[str, Any], power: str, year: str) -> int:
     per_year = section.get(power, {}) if isinstance(section, Mapping) else None
     count = per_year.get(year, 0) if isinstance(per_year, Mapping) else None
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        # Only this power's own entry is quoted: the message reaches its player.
+        found = per_year if isinstance(section, Mapping) else type(section).__name__
         raise FogdipError(
             'usage "espionage" must map each power to {year: count}, e.g. {"espionage": {"FRANCE": {"1902": 1}}}; '
-            f"found {section!r}"
+            f"found {found!r} for {power}: the game master must restore the game from a backup"
         )
     return count
 

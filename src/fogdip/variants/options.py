@@ -110,6 +110,31 @@ class VariantOptions:
         if self.end_year is not None and self.end_year < 1:
             raise FogdipError(f"option 'end_year' must be a year, not {self.end_year}")
 
+    def schedule_leaks(self) -> list[str]:
+        """What the schedule tells every power under fog, where these options let whether a
+        season is played depend on what happened out of sight (every power learns which turn
+        comes next). The presets have none; ``fogdip gm new`` warns of any.
+
+        >>> preset("fog-of-war").schedule_leaks()
+        []
+        >>> len(compose("fog-of-war", hold_empty_winters=False).schedule_leaks())
+        1
+        """
+        if not self.fog_enabled:
+            return []
+        out = []
+        if not (self.hold_empty_retreats or self.fall_winter_combined):
+            out.append(
+                "whether a retreat season is played tells every power that a unit was dislodged somewhere: "
+                "set hold_empty_retreats=true (or fall_winter_combined=true)"
+            )
+        if not (self.hold_empty_winters or self.winter_spring_combined or self.fall_winter_combined):
+            out.append(
+                "whether a Winter is played tells every power that someone has a build or removal due: "
+                "set hold_empty_winters=true (or combine winters with another season)"
+            )
+        return out
+
     @property
     def fog_enabled(self) -> bool:
         return self.fog != "standard"
