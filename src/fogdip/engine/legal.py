@@ -14,7 +14,7 @@ supporting fleet could make possible (DATC 6.D.31).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from random import Random
 from typing import cast
@@ -106,8 +106,9 @@ class _Site:
         self.into = tuple((board.province_of(m.target), (origin, m.target, False)) for m in self.moves)
         #: the provinces the unit can support into, sorted
         self.reach = tuple(sorted(board.reachable_provinces(kind, location)))
-        #: per province of ``reach``, how many of the unit's own direct moves go there
-        self.own_into = tuple(sum(1 for p, _ in self.into if p == province) for province in self.reach)
+        #: each province of ``reach`` with how many of the unit's own direct moves go there
+        #: (pairs made once: zipping two tuples for every draw costs more)
+        self.own_into = tuple((province, sum(1 for p, _ in self.into if p == province)) for province in self.reach)
 
     def order(self, key: tuple[str | UnitRef, ...]) -> Order:
         """The unit's order for a key ``("S", supported ref)``, ``("S", supported ref,
@@ -135,15 +136,25 @@ def _build(ref: UnitRef, key: tuple[str | UnitRef, ...]) -> Order:
     return SupportMove(ref, other, str(key[2]))
 
 
-def _site(board: Map, kind: UnitKind, location: str) -> _Site:
-    # Kept with the map (``Map.memo``): a site depends on the map alone.
-    sites = cast("dict[str, _Site] | None", board.memo.get(_site))
+def _sites(board: Map) -> dict[str, _Site]:
+    """The map's sites met so far, by unit kind and location (``"AMAR"``): kept with the map
+    (``Map.memo``), as a site depends on the map alone."""
+    sites = board.memo.get(_sites)
     if sites is None:
-        sites = cast("dict[str, _Site]", board.memo.setdefault(_site, {}))
+        sites = board.memo.setdefault(_sites, {})
+    return cast("dict[str, _Site]", sites)
+
+
+def _site(board: Map, kind: UnitKind, location: str) -> _Site:
+    sites = _sites(board)
     site = sites.get(kind + location)
     if site is None:
         site = sites[kind + location] = _Site(board, kind, location)
     return site
+
+
+#: No supports to leave out (:meth:`MovementOptions.sample`, a unit not at sea).
+_NO_SKIP: frozenset[tuple[str, str]] = frozenset()
 
 
 class MovementOptions:
@@ -155,10 +166,25 @@ class MovementOptions:
         self.rules = rules
         #: the orders handed out, which adjudication may then trust (``GameState.vouched``)
         self._vouched = state.vouched
+        self._listed = state.listed
         board = self.board
-        self.sites: dict[str, _Site] = {p: _site(board, u.kind, u.location) for p, u in state.units.items()}
-        self.refs: dict[str, UnitRef] = {p: site.ref for p, site in self.sites.items()}
-        self.convoyers = frozenset(p for p, site in self.sites.items() if site.at_sea)
+        # Looked up for every unit of every position a bot plays: the map's sites once, then
+        # each unit's by its kind and location.
+        known = _sites(board)
+        sites: dict[str, _Site] = {}
+        refs: dict[str, UnitRef] = {}
+        at_sea: list[str] = []
+        for p, u in state.units.items():
+            site = known.get(u.kind + u.location)
+            if site is None:
+                site = known[u.kind + u.location] = _Site(board, u.kind, u.location)
+            sites[p] = site
+            refs[p] = site.ref
+            if site.at_sea:
+                at_sea.append(p)
+        self.sites = sites
+        self.refs = refs
+        self.convoyers = frozenset(at_sea)
         # army province -> destination -> fleets that may convoy it there
         self.routes: dict[str, Mapping[str, AbstractSet[str]]] = {}
         # army province -> destination -> fleets that every route there needs
@@ -166,35 +192,50 @@ class MovementOptions:
         self._found: dict[str, _Routes] = {}
         if self.convoyers:
             necessary = rules.convoy_fleet_must_be_needed
+            routes = _routes_of(board)
+            neighbours = board.neighbours
+            groups = _fleet_groups(neighbours, self.convoyers)
             for province, site in self.sites.items():
                 if site.on_coast:
-                    found = _convoy_routes(board, self.convoyers, province, necessary)
+                    # The fleets linked to the army's coast by a chain of fleets: the groups
+                    # of fleets next to it (one group, most often, shared by its neighbours).
+                    chain: frozenset[str] | None = None
+                    for there in neighbours[province]:
+                        group = groups.get(there)
+                        if group is not None and group is not chain:
+                            chain = group if chain is None else chain | group
+                    if chain is None:
+                        continue
+                    found = _convoy_routes(board, self.convoyers, province, necessary, routes, chain)
                     if found is not None:
                         self._found[province] = found
                         self.routes[province] = found.fleets
                         self._needed[province] = found.needed
-        self.moves: dict[str, tuple[Move, ...]] = {}
+        moves: dict[str, tuple[Move, ...]] = {}
         # destination province -> (mover's province, move) for every legal move on the board
         # (``convoyed`` marks army moves that only a convoy makes possible)
-        self.into: dict[str, list[tuple[str, str, bool]]] = {}
-        into = self.into
+        into: dict[str, list[tuple[str, str, bool]]] = {}
         # destination province -> armies that only a convoy can carry there
-        self._convoyed_into: dict[str, list[str]] = {}
-        for origin, site in self.sites.items():
+        convoyed_into: dict[str, list[str]] = {}
+        carried = self._found
+        for origin, site in sites.items():
             for target, entry in site.into:
                 listed = into.get(target)
                 if listed is None:
                     into[target] = [entry]
                 else:
                     listed.append(entry)
-            found = self._found.get(origin)
+            found = carried.get(origin) if carried else None
             if found is None:
-                self.moves[origin] = site.moves
+                moves[origin] = site.moves
                 continue
-            self.moves[origin] = found.moves
+            moves[origin] = found.moves
             for target, entry in found.into:
                 into.setdefault(target, []).append(entry)
-                self._convoyed_into.setdefault(target, []).append(origin)
+                convoyed_into.setdefault(target, []).append(origin)
+        self.moves = moves
+        self.into = into
+        self._convoyed_into = convoyed_into
         self._slots: dict[str, int] | None = None
         self._convoy_choices: dict[str, list[tuple[str, str]]] | None = None
 
@@ -204,7 +245,9 @@ class MovementOptions:
     def _orders(self, unit: Unit) -> list[Order]:
         site = self.sites[unit.location.partition("/")[0]]
         orders = [self._order(site, spec) for spec in self.choices(unit)]
-        self._vouched.update(map(id, orders))
+        # Vouched for when adjudication first asks (GameState.listed): listing every order of
+        # every unit, say for a player to choose from, need not register each one.
+        self._listed[unit.location.partition("/")[0]] = tuple(orders)
         return orders
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
@@ -256,12 +299,8 @@ class MovementOptions:
         """One legal order of ``unit``, chosen uniformly, building only that one.
 
         Draws exactly as ``rng.choice(self.choices(unit))`` would, so a seed plays the same
-        game either way."""
-        order = self._sample(unit, rng)
-        self._vouched.add(id(order))
-        return order
-
-    def _sample(self, unit: Unit, rng: Random) -> Order:
+        game either way. The order is vouched for in this position (``GameState.vouched``)
+        where it is drawn: this runs for every unit of every phase a bot plays."""
         here = unit.location.partition("/")[0]
         site = self.sites[here]
         slots = self._slots
@@ -272,25 +311,32 @@ class MovementOptions:
         # (if occupied) and one per move into it, other than the unit's own direct moves;
         # a fleet at sea then leaves out supports only a convoy through it could make
         # possible, and ends with its convoys.
-        skip: set[tuple[str, str]] = set()
-        convoys: list[tuple[str, str]] = []
-        if here in self.convoyers:
+        skip: AbstractSet[tuple[str, str]] = _NO_SKIP
+        convoys: Sequence[tuple[str, str]] = ()
+        if site.at_sea:
             skip = self._supports_through(here, site)
             if self._convoy_choices is None:
                 self._convoy_choices = self._convoys_by_fleet()
-            convoys = self._convoy_choices.get(here, [])
+            convoys = self._convoy_choices.get(here, ())
         supports = sum(map(slots.__getitem__, site.reach)) - len(site.moves) - len(skip)
         k = rng.choice(range(1 + len(moves) + supports + len(convoys)))
+        order: Order
         if k == 0:
-            return site.hold
+            order = site.hold
+            self._vouched.add(id(order))
+            return order
         if k <= len(moves):
-            return moves[k - 1]
+            order = moves[k - 1]
+            self._vouched.add(id(order))
+            return order
         k -= 1 + len(moves)
         if k >= supports:
             army, target = convoys[k - supports]
-            return site.order(("C", self.refs[army], target))
+            order = site.order(("C", self.refs[army], target))
+            self._vouched.add(id(order))
+            return order
         units = self.state.units
-        for province, own in zip(site.reach, site.own_into, strict=True):
+        for province, own in site.own_into:
             size = slots[province] - own
             if skip:
                 size -= sum(1 for origin, there in skip if there == province)
@@ -299,13 +345,17 @@ class MovementOptions:
                 continue
             if province in units:
                 if k == 0:
-                    return site.order(("S", self.refs[province]))
+                    order = site.order(("S", self.refs[province]))
+                    self._vouched.add(id(order))
+                    return order
                 k -= 1
             for origin, target, convoyed in self.into[province]:
                 if origin == here or (convoyed and (origin, province) in skip):
                     continue
                 if k == 0:
-                    return site.order(("S", self.refs[origin], target))
+                    order = site.order(("S", self.refs[origin], target))
+                    self._vouched.add(id(order))
+                    return order
                 k -= 1
         raise AssertionError("sample() and choices() disagree")  # pragma: no cover
 
@@ -367,29 +417,69 @@ class _Routes:
 _ROUTES_LIMIT = 50_000
 
 
-def _convoy_routes(board: Map, convoyers: frozenset[str], origin: str, necessary: bool) -> _Routes | None:
-    """Destinations reachable by convoy from ``origin``, with the fleets on such routes.
+_RouteStore = dict[tuple[str, frozenset[str], bool], "_Routes | None"]
+
+
+def _routes_of(board: Map) -> _RouteStore:
+    """The map's convoy routes found so far, kept with the map (``Map.memo``)."""
+    routes = board.memo.get(_convoy_routes)
+    if routes is None:
+        routes = board.memo.setdefault(_convoy_routes, {})
+    return cast("_RouteStore", routes)
+
+
+def _fleet_groups(neighbours: Mapping[str, frozenset[str]], convoyers: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each fleet of ``convoyers`` with every fleet linked to it by a chain of them (its group:
+    one frozenset object per group)."""
+    groups: dict[str, frozenset[str]] = {}
+    for fleet in convoyers:
+        if fleet in groups:
+            continue
+        group = {fleet}
+        frontier = [fleet]
+        while frontier:
+            here = frontier.pop()
+            for there in neighbours[here]:
+                if there in convoyers and there not in group:
+                    group.add(there)
+                    frontier.append(there)
+        frozen = frozenset(group)
+        for member in group:
+            groups[member] = frozen
+    return groups
+
+
+def _convoy_routes(
+    board: Map,
+    convoyers: frozenset[str],
+    origin: str,
+    necessary: bool,
+    routes: _RouteStore | None = None,
+    chain: frozenset[str] | None = None,
+) -> _Routes | None:
+    """Destinations reachable by convoy from ``origin``, with the fleets on such routes
+    (``routes``: the map's store, :func:`_routes_of`; ``chain``: the fleets of ``convoyers``
+    linked to ``origin`` by a chain of them; each worked out here unless the caller has it).
 
     With ``necessary``, only chordless chains count, so every listed fleet is needed by
     some route (DATC 6.G.19)."""
     neighbours = board.neighbours
     # Only the fleets linked to ``origin`` by a chain of fleets matter: cache on those.
-    chain = {f for f in neighbours[origin] if f in convoyers}
+    if chain is None:
+        linked = {f for f in neighbours[origin] if f in convoyers}
+        frontier = list(linked)
+        while frontier:
+            here = frontier.pop()
+            for there in neighbours[here]:
+                if there in convoyers and there not in linked:
+                    linked.add(there)
+                    frontier.append(there)
+        chain = frozenset(linked)
     if not chain:
         return None
-    frontier = list(chain)
-    while frontier:
-        here = frontier.pop()
-        for there in neighbours[here]:
-            if there in convoyers and there not in chain:
-                chain.add(there)
-                frontier.append(there)
-    routes = cast("dict[tuple[str, frozenset[str], bool], _Routes | None] | None", board.memo.get(_convoy_routes))
     if routes is None:
-        routes = cast(
-            "dict[tuple[str, frozenset[str], bool], _Routes | None]", board.memo.setdefault(_convoy_routes, {})
-        )
-    key = (origin, frozenset(chain), necessary)
+        routes = _routes_of(board)
+    key = (origin, chain, necessary)
     if key in routes:
         return routes[key]
     if len(routes) >= _ROUTES_LIMIT:

@@ -218,6 +218,16 @@ class MovementResolver:
 
     def adjudicate_move(self, i: int) -> bool:
         node = self.nodes[i]
+        if node.route == DIRECT and node.target not in self.at:
+            # Into an empty province, not by convoy (most moves): what the general case below
+            # works out, in the same order, without asking again that nobody stands there.
+            attack = 1 + self.support_count(i) if node.supporters else 1
+            movers = self.moves_into[node.target]
+            if len(movers) > 1:
+                for r in movers:
+                    if r != i and attack <= self.prevent_strength(r):
+                        return False
+            return True
         attack = self.attack_strength(i)
         if attack == 0:
             return False

@@ -33,13 +33,19 @@ from fogdip.engine.validate import CheckedOrder
 
 _EMPTY: frozenset[str] = frozenset()
 _NONE: tuple[int, ...] = ()
+_new_node = object.__new__
+#: Unit(power, kind, location) without the generated __new__'s call (a unit per move).
+_new_unit = tuple.__new__
 
 
 class UnitOrder(Node):
     """A resolver node that also carries what the record reports: the order as given (an
     illegal one stays as written while the unit holds), its text, why it is illegal
     (``None`` if it is legal), whether the unit had no order at all, the order as written,
-    and any other orders given to the unit."""
+    and any other orders given to the unit.
+
+    :func:`resolve_trusted` builds its nodes without calling ``__init__``: a field added here
+    must be set there too."""
 
     __slots__ = ("conflicts", "defaulted", "illegal", "order", "text", "written")
 
@@ -145,9 +151,13 @@ def resolve_trusted(
     units = state.units
     vouched = state.vouched
     given: dict[str, UnitOrder] = {}
-    for power in sorted(orders):
-        for order in orders[power]:
-            known = KNOWN.get(id(order)) if id(order) in vouched else None
+    # In any order of powers: the nodes are put in the position's order of units later.
+    for power, items in orders.items():
+        for order in items:
+            key = id(order)
+            if key not in vouched and not (state.vouch_listed() and key in vouched):
+                return None
+            known = KNOWN.get(key)
             if known is None:
                 return None
             value, info = known
@@ -155,9 +165,26 @@ def resolve_trusted(
             unit = units.get(province)
             if unit is None or unit.power != power or province in given:
                 return None
-            given[province] = UnitOrder(
-                unit, kind, province, target, location, supported, via, value, text, None, False, value
-            )
+            # UnitOrder(unit, kind, province, target, location, supported, via, value, text,
+            # None, False, value), its every field set here: this runs for every unit of every
+            # phase a bot plays, and the call costs as much as the rest.
+            node = given[province] = _new_node(UnitOrder)
+            node.unit = unit
+            node.kind = kind
+            node.province = province
+            node.target = target
+            node.target_location = location
+            node.supported = supported
+            node.via = via
+            node.route = DIRECT
+            node.supporters = _NONE
+            node.convoyers = _NONE
+            node.order = value
+            node.text = text
+            node.illegal = None
+            node.defaulted = False
+            node.written = value
+            node.conflicts = ()
     return _resolve(state, given, rules, explain)
 
 
@@ -169,22 +196,26 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
     moves_into: dict[str, list[int]] = {}
     movers: list[int] = []
     others: list[int] = []  # supports and convoys
-    for province, unit in state.units.items():
-        i = len(nodes)
+    # By power, then province: one string per unit sorts faster than pairs ("\0" sorts first).
+    sort_keys: list[str] = []
+    for i, (province, unit) in enumerate(state.units.items()):
         node = given.get(province)
         if node is None:
             node = UnitOrder(unit, HOLD, province, "", "", "", False, default_hold(unit), "", None, True)
-        elif node.kind == MOVE:
-            movers.append(i)
-            into = moves_into.get(node.target)
-            if into is None:
-                moves_into[node.target] = [i]
-            else:
-                into.append(i)
-        elif node.kind != HOLD:
-            others.append(i)
+        else:
+            kind = node.kind
+            if kind == MOVE:
+                movers.append(i)
+                into = moves_into.get(node.target)
+                if into is None:
+                    moves_into[node.target] = [i]
+                else:
+                    into.append(i)
+            elif kind != HOLD:
+                others.append(i)
         index[province] = i
         nodes.append(node)
+        sort_keys.append(unit.power + "\0" + province)
 
     counted = _link(nodes, index, movers, others, board.army_adjacency, rules)
     resolver = MovementResolver(nodes, board.neighbours, index, moves_into)  # type: ignore[arg-type]
@@ -210,14 +241,17 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
         victims.sort()
         for j, i in victims:
             dislodged_from[nodes[j].province] = nodes[i].province
-    if moves:
-        units = {p: u for p, u in state.units.items() if p not in moves and p not in dislodged_from}
-        for origin, location in moves.items():
-            node = nodes[index[origin]]
-            unit = node.unit
-            units[node.target] = Unit(unit.power, unit.kind, location)
-    else:
-        units = dict(state.units)
+    # The units that stay, in the position's order, then the ones that moved. (A dislodged
+    # unit did not move, so no province is taken out twice.)
+    units = dict(state.units)
+    for origin in moves:
+        del units[origin]
+    for province in dislodged_from:
+        del units[province]
+    for origin, location in moves.items():
+        node = nodes[index[origin]]
+        unit = node.unit
+        units[node.target] = _new_unit(Unit, (unit.power, unit.kind, location))
 
     standoffs = _standoffs(resolver, units)
     dislodged: dict[str, Dislodged] = {}
@@ -225,7 +259,7 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
     # Under map legality a unit may order a retreat anywhere it could move, so it always waits
     # for the retreat phase: being removed at once would tell its power that every place
     # around it was taken.
-    at_once = rules.unretreatable == "disband-at-once" and rules.legality == "board"
+    at_once = bool(dislodged_from) and rules.unretreatable == "disband-at-once" and rules.legality == "board"
     for province, attacker_from in dislodged_from.items():
         unit = nodes[index[province]].unit
         convoyed = resolver.is_convoyed(index[attacker_from])
@@ -242,10 +276,15 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
         else:
             disbanded.append(unit)
 
-    # By power, then province: one string per unit sorts faster than pairs ("\0" sorts first).
-    ordered = sorted(range(len(nodes)), key=[node.unit.power + "\0" + node.province for node in nodes].__getitem__)
+    ordered = sorted(range(len(nodes)), key=sort_keys.__getitem__)
     results = _results(
-        resolver, nodes, ordered, counted, dislodged_from, explain, frozenset(u.province for u in disbanded)
+        resolver,
+        nodes,
+        ordered,
+        counted,
+        dislodged_from,
+        explain,
+        frozenset(u.province for u in disbanded) if disbanded else _EMPTY,
     )
     return MovementOutcome(
         results,
@@ -349,6 +388,19 @@ _DISRUPTED = ("disrupted",)
 _NO_CONVOY = ("no convoy",)
 #: MILA's words for a convoy of the army's very move that did not carry it.
 _UNUSED = ("no convoy", "void")
+# The outcomes, read once: an enum member is slower to look up than a module name, and these
+# are read for every unit of every phase.
+_HELD = Outcome.HELD
+_MOVED = Outcome.MOVED
+_BOUNCED = Outcome.BOUNCED
+_NO_PATH = Outcome.NO_PATH
+_SUPPORTED = Outcome.SUPPORTED
+_CUT_OFF = Outcome.CUT
+_VOIDED = Outcome.VOID
+_CONVOYED = Outcome.CONVOYED
+_CONVOY_UNUSED = Outcome.CONVOY_UNUSED
+_DISRUPTED_OUTCOME = Outcome.DISRUPTED
+_ILLEGAL = Outcome.ILLEGAL
 
 
 def _results(
@@ -363,6 +415,7 @@ def _results(
     """Each unit's result, in the given order of nodes. ``disbanded`` are the provinces of
     dislodged units removed at once, for want of a place to retreat to."""
     decisions = resolver.result
+    at = resolver.at
     results: list[OrderResult] = []
     carried: dict[int, frozenset[int]] = {}
     for i in ordered:
@@ -371,47 +424,55 @@ def _results(
         words: tuple[str, ...]
         why: Reason | None = None  # a reason other than the outcome's usual one
         if node.illegal is not None:
-            outcome, words = Outcome.ILLEGAL, _VOID
+            outcome, words = _ILLEGAL, _VOID
         elif kind == HOLD:
-            outcome, words = Outcome.HELD, ()
+            outcome, words = _HELD, ()
         elif kind == MOVE:
             if decisions[i]:
-                outcome, words = Outcome.MOVED, ()
+                outcome, words = _MOVED, ()
             elif resolver.has_path(i):
-                outcome, words = Outcome.BOUNCED, _BOUNCE
+                outcome, words = _BOUNCED, _BOUNCE
             elif _disrupted(resolver, node):
                 # MILA's word for the army too: "disrupted" belongs to the fleets.
-                outcome, words = Outcome.DISRUPTED, _NO_CONVOY
+                outcome, words = _DISRUPTED_OUTCOME, _NO_CONVOY
             else:
-                outcome, words = Outcome.NO_PATH, _NO_CONVOY
+                outcome, words = _NO_PATH, _NO_CONVOY
         elif kind == CONVOY:
-            army = resolver.at.get(node.supported)
+            army = at.get(node.supported)
             if army is None or not _convoys(node, nodes[army]):
-                outcome, words = Outcome.VOID, _VOID
+                outcome, words = _VOIDED, _VOID
             elif i not in nodes[army].convoyers:  # the army went over land
-                outcome, words = Outcome.CONVOY_UNUSED, _UNUSED
+                outcome, words = _CONVOY_UNUSED, _UNUSED
             elif i in resolver.paradox or not decisions[i]:
                 # A fleet dislodged (attacked successfully, or caught in a paradox and then
                 # dislodged): MILA says only that.
-                outcome, words = Outcome.DISRUPTED, () if node.province in dislodged_from else _DISRUPTED
+                outcome, words = _DISRUPTED_OUTCOME, () if node.province in dislodged_from else _DISRUPTED
             else:
                 chain = carried.get(army)
                 if chain is None:
                     chain = carried[army] = _carriers(resolver, army)
                 if i in chain:
-                    outcome, words = Outcome.CONVOYED, ()
+                    outcome, words = _CONVOYED, ()
                 elif _disrupted(resolver, nodes[army]):
-                    outcome, words = Outcome.CONVOY_UNUSED, _NO_CONVOY  # MILA: the rest of a disrupted convoy
+                    outcome, words = _CONVOY_UNUSED, _NO_CONVOY  # MILA: the rest of a disrupted convoy
                 else:
-                    outcome, words = Outcome.CONVOY_UNUSED, _UNUSED
+                    outcome, words = _CONVOY_UNUSED, _UNUSED
         elif i not in counted:
-            outcome, words = Outcome.VOID, _VOID
+            outcome, words = _VOIDED, _VOID
         elif not decisions[i]:
-            outcome, words = Outcome.CUT, _CUT
+            outcome, words = _CUT_OFF, _CUT
         else:
-            outcome, words = Outcome.SUPPORTED, ()
+            outcome, words = _SUPPORTED, ()
             if kind == SUPPORT_MOVE:
-                words, why = _support_words(resolver, i)
+                # Most supports of a move are of an army that went over land into a province
+                # empty, left, or held by another power: those are given in full, and only the
+                # others need _support_words.
+                mover = nodes[at[node.supported]]
+                j = at.get(node.target)
+                if mover.route == BY_CONVOY or (
+                    j is not None and nodes[j] is not mover and nodes[j].unit.power == node.unit.power
+                ):
+                    words, why = _support_words(resolver, i)
         # Why an order is illegal is part of the record even unexplained: it was never carried out.
         reason = (why or _reason(resolver, i, node, outcome)) if explain else node.illegal
         attacker = dislodged_from.get(node.province) if dislodged_from else None
@@ -526,28 +587,30 @@ def _deciding_against_own(resolver: MovementResolver, mover: int, j: int) -> boo
 def _reason(resolver: MovementResolver, i: int, node: UnitOrder, outcome: Outcome) -> Reason:
     """Why an order had its outcome, for the judge (no observation carries it)."""
     unit = node.unit
-    if outcome == Outcome.ILLEGAL:
+    # ``outcome`` is one of the module's names for the outcomes (see _results): compared by
+    # identity.
+    if outcome is _ILLEGAL:
         assert node.illegal is not None
         return node.illegal
-    if outcome == Outcome.HELD:
+    if outcome is _HELD:
         return Reason(Why.HELD_WITHOUT_ORDER if node.defaulted else Why.HELD, unit)
-    if outcome == Outcome.MOVED:
+    if outcome is _MOVED:
         return Reason(Why.MOVED, unit, places=(node.target_location,))
-    if outcome == Outcome.BOUNCED:
+    if outcome is _BOUNCED:
         return _bounce_reason(resolver, i)
-    if outcome == Outcome.NO_PATH:
+    if outcome is _NO_PATH:
         return Reason(Why.NO_CONVOY, unit, places=(node.target,))
-    if outcome == Outcome.SUPPORTED:
+    if outcome is _SUPPORTED:
         return Reason(Why.SUPPORTED, unit)
-    if outcome == Outcome.CUT:
+    if outcome is _CUT_OFF:
         return _cut_reason(resolver, i)
-    if outcome == Outcome.CONVOYED:
+    if outcome is _CONVOYED:
         return Reason(Why.CONVOYED, unit)
-    if outcome == Outcome.CONVOY_UNUSED:
+    if outcome is _CONVOY_UNUSED:
         return Reason(Why.CONVOY_UNUSED, unit)
     if node.kind == MOVE:  # disrupted
         return Reason(Why.CONVOY_DISRUPTED, unit)
-    if outcome == Outcome.VOID:
+    if outcome is _VOIDED:
         if node.kind == CONVOY:
             return Reason(Why.CONVOY_UNANSWERED, unit)
         return Reason(Why.SUPPORT_UNANSWERED, unit, words=("hold" if node.kind == SUPPORT_HOLD else "make that move",))

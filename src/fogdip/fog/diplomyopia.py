@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeAlias, cast
 
 from fogdip.engine.map import Map
 from fogdip.engine.outcomes import Resolution
@@ -34,7 +34,7 @@ from fogdip.engine.state import GameState
 from fogdip.fog.diplomyopia_vision import adjective, combat_vision
 from fogdip.fog.observation import Notice, Observation, SeenOrder
 from fogdip.fog.rules import NO_EVENTS, Events, FogOptions, FogRules, own_notices, own_orders
-from fogdip.fog.sight import own_units, union, unit_sight
+from fogdip.fog.sight import KeptOn, own_units, union, unit_sight
 
 
 @dataclass(frozen=True)
@@ -97,15 +97,30 @@ class DiplomyopiaRules(FogRules):
 def captures(resolution: Resolution, power: str) -> list[tuple[str, str, str | None]]:
     """The centres ``power`` owned before the phase and another power owns after it: centre,
     captor, and the type of the captor's unit standing there (``None`` if none does)."""
+    return list(_captures(resolution).get(power, ()))
+
+
+Capture: TypeAlias = tuple[str, str, str | None]
+
+
+def _every_capture(resolution: Resolution) -> dict[str, tuple[Capture, ...]]:
+    """:func:`captures` of every power, by the power that lost the centres: one pass over the
+    centres for all seven observations (each asks twice)."""
     before, after = resolution.before.centers, resolution.after.centers
-    out: list[tuple[str, str, str | None]] = []
+    units = resolution.after.units
+    out: dict[str, list[Capture]] = {}
     for center in sorted(before):
-        captor = after.get(center)
-        if before[center] != power or captor is None or captor == power:
+        owner, captor = before[center], after.get(center)
+        if captor is None or captor == owner:
             continue
-        unit = resolution.after.units.get(center)
-        out.append((center, captor, unit.kind if unit is not None and unit.power == captor else None))
-    return out
+        unit = units.get(center)
+        out.setdefault(owner, []).append(
+            (center, captor, unit.kind if unit is not None and unit.power == captor else None)
+        )
+    return {power: tuple(lost) for power, lost in out.items()}
+
+
+_captures: KeptOn[Resolution, dict[str, tuple[Capture, ...]]] = KeptOn(_every_capture)
 
 
 def garrison_reports(resolution: Resolution, power: str) -> list[Notice]:

@@ -18,8 +18,10 @@ How either is written (``???``, ``(ok)``, ``(fails)``) is the report's business
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
+from types import MappingProxyType
 from typing import Final, Literal, TypeAlias
 
 
@@ -108,24 +110,48 @@ class MaskedOrder:
 
     def sort_key(self) -> tuple[object, ...]:
         """A total order on masked orders: distinct orders have distinct keys, and a hidden
-        place sorts before every named one (as ``???`` before a name)."""
-        unit, other = self.unit, self.other
+        place sorts before every named one (as ``???`` before a name).
+
+        One flat tuple, as every observation sorts every order it holds by it: the unit
+        (none last), the kind, the other unit (none, hidden, then named), the target (none,
+        hidden, then named), ``via`` and the power spied on. A place is a rank (1 hidden, 2
+        named) and a name; the kind, a ``str``, sorts as its value."""
+        unit, other, target = self.unit, self.other, self.target
+        if unit is None:
+            unit_rank, unit_kind, unit_place, unit_name = 3, "", 0, ""
+        else:
+            location = unit.location
+            unit_rank, unit_kind = 1, unit.kind or ""
+            unit_place, unit_name = (1, "") if location is HIDDEN else (2, location)
+        if other is None:
+            other_rank, other_kind, other_place, other_name = 0, "", 0, ""
+        elif other is HIDDEN:
+            other_rank, other_kind, other_place, other_name = 1, "", 0, ""
+        else:
+            location = other.location
+            other_rank, other_kind = 2, other.kind or ""
+            other_place, other_name = (1, "") if location is HIDDEN else (2, location)
+        if target is None:
+            target_place, target_name = 0, ""
+        elif target is HIDDEN:
+            target_place, target_name = 1, ""
+        else:
+            target_place, target_name = 2, target
         return (
-            (3,) if unit is None else (1, unit.kind or "", _place_key(unit.location)),
-            self.kind.value,
-            (0,)
-            if other is None
-            else (1,)
-            if isinstance(other, Hidden)
-            else (2, other.kind or "", _place_key(other.location)),
-            (0, "") if self.target is None else _place_key(self.target),
+            unit_rank,
+            unit_kind,
+            unit_place,
+            unit_name,
+            self.kind,
+            other_rank,
+            other_kind,
+            other_place,
+            other_name,
+            target_place,
+            target_name,
             self.via,
             self.spied or "",
         )
-
-
-def _place_key(place: Place) -> tuple[int, str]:
-    return (1, "") if isinstance(place, Hidden) else (2, place)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +176,13 @@ class SeenResult:
     @classmethod
     def told(cls, words: tuple[str, ...]) -> SeenResult:
         """The result words themselves (none: success)."""
-        return cls(not words, tuple(words))
+        words = tuple(words)
+        if cls is SeenResult:
+            # Most results are one of a few: those are made once (values: equal either way).
+            known = _TOLD.get(words)
+            if known is not None:
+                return known
+        return cls(not words, words)
 
     @classmethod
     def only(cls, succeeded: bool) -> SeenResult:
@@ -161,3 +193,23 @@ class SeenResult:
 #: Known to have succeeded; known only to have failed.
 SUCCEEDED: Final = SeenResult(True, ())
 FAILED: Final = SeenResult(False, None)
+
+#: The results told most often, made once (:meth:`SeenResult.told`).
+_TOLD: Mapping[tuple[str, ...], SeenResult] = MappingProxyType(
+    {
+        words: SeenResult(not words, words)
+        for words in (
+            (),
+            ("bounce",),
+            ("void",),
+            ("cut",),
+            ("dislodged",),
+            ("no convoy",),
+            ("disrupted",),
+            ("bounce", "dislodged"),
+            ("void", "dislodged"),
+            ("cut", "dislodged"),
+            ("no convoy", "void"),
+        )
+    }
+)

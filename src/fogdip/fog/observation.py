@@ -24,6 +24,9 @@ from fogdip.fog.masked import Kind, MaskedOrder, Place, SeenResult
 
 NoticeValue: TypeAlias = str | int | bool | tuple["NoticeValue", ...] | None
 
+#: Orders' sort keys by the order's ``id``, each with its order (:meth:`Observation.build`).
+OrderKeys: TypeAlias = "Mapping[int, tuple[SeenOrder, tuple[object, ...]]]"
+
 
 @dataclass(frozen=True, slots=True)
 class SeenUnit:
@@ -69,9 +72,13 @@ class SeenOrder:
         return None if unit is None else unit.province
 
     def sort_key(self) -> tuple[object, ...]:
-        result = self.result
-        outcome = (0,) if result is None else (1, result.succeeded, result.words or ())
-        return (self.order.sort_key(), outcome, tuple(c.sort_key() for c in self.conflicts))
+        """The order's key, then what is known of the result (nothing first), then the
+        conflicting orders' keys."""
+        result, conflicts = self.result, self.conflicts
+        others = tuple([c.sort_key() for c in conflicts]) if conflicts else ()
+        if result is None:
+            return (self.order.sort_key(), 0, False, (), others)
+        return (self.order.sort_key(), 1, result.succeeded, result.words or (), others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +152,14 @@ class Observation:
         centers: Mapping[str, str],
         notices: Iterable[Notice] = (),
         opening: bool = False,
+        order_keys: OrderKeys | None = None,
     ) -> Observation:
         """Make an observation in canonical order, so equal knowledge gives equal objects
-        whatever order the rule set found things in."""
+        whatever order the rule set found things in.
+
+        ``order_keys`` holds the :meth:`SeenOrder.sort_key` of orders already worked out, by
+        the order's ``id``, each with the order itself (so that the ``id`` is not reused while
+        it is held): every power's observation of a record sorts many of the same orders."""
         # Equal units are one unit: dropped by their fields, which is quicker than by hash.
         unique = {(unit.location, unit.dislodged, unit.owner, unit.kind): unit for unit in units}
 
@@ -155,7 +167,8 @@ class Observation:
             """The viewer's own orders first, then other powers' by name, then those of unknown owner."""
             owner = order.power
             rank = 0 if owner == power else 1 if owner is not None else 2
-            return (rank, owner or "", order.sort_key())
+            kept = order_keys.get(id(order)) if order_keys is not None else None
+            return (rank, owner or "", kept[1] if kept is not None and kept[0] is order else order.sort_key())
 
         return cls(
             variant,

@@ -145,6 +145,7 @@ class FogRules:
             orders=orders,
             centers=self.centers_known(after, power, visible),
             notices=notices,
+            order_keys=record_facts(resolution).order_keys,
         )
 
     def check_record(self, resolution: Resolution) -> None:
@@ -280,7 +281,7 @@ def _merge_units(units: list[SeenUnit]) -> list[SeenUnit]:
     that reveals whatever either revealed."""
     merged: dict[tuple[str, bool], SeenUnit] = {}
     for unit in units:
-        key = (unit.province, unit.dislodged)
+        key = (unit.location.partition("/")[0], unit.dislodged)  # its province
         current = merged.get(key)
         if current is None:
             merged[key] = unit

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import replace
 from functools import cached_property
-from typing import Generic, Literal, Protocol, TypeVar, cast
+from typing import Generic, Literal, Protocol, TypeVar
 
 from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
-from fogdip.fog.masked import HIDDEN, MaskedOrder, MaskedUnit, OrderKind, Place, SeenResult
+from fogdip.fog.masked import HIDDEN, MaskedOrder, MaskedUnit, OrderKind, SeenResult
 from fogdip.fog.observation import SeenOrder, SeenUnit
 
 #: How a unit's sight spreads: along the moves its own type can make, or to every
@@ -58,11 +58,11 @@ class KeptOn(Generic[Owner, Facts]):
         self._make = make
 
     def __call__(self, source: Owner) -> Facts:
-        memo = source.memo
-        facts = memo.get(self)
+        facts = source.memo.get(self)
         if facts is None:
-            facts = memo.setdefault(self, self._make(source))
-        return cast(Facts, facts)
+            facts = source.memo.setdefault(self, self._make(source))
+        # Made by ``make``: a Facts (no call to typing.cast: this runs many times an observation).
+        return facts  # type: ignore[return-value]
 
 
 class BoardFacts:
@@ -89,11 +89,16 @@ class RecordFacts:
     def __init__(self, resolution: Resolution) -> None:
         self.resolution = resolution
         self.board = resolution.before.board
+        #: The sort keys of the orders below, which every power's observation may hold
+        #: (``Observation.build``'s ``order_keys``): worked out once for all of them.
+        self.order_keys: dict[int, tuple[SeenOrder, tuple[object, ...]]] = {}
 
     @cached_property
     def full_orders(self) -> tuple[SeenOrder, ...]:
         """Every order as its own power sees it: in full, with its result words."""
-        return tuple(seen_order(result, SeenResult.told(result.results)) for result in self.resolution.orders)
+        orders = tuple(seen_order(result, SeenResult.told(result.results)) for result in self.resolution.orders)
+        self._keep_keys(orders)
+        return orders
 
     @cached_property
     def own_orders(self) -> dict[str, tuple[SeenOrder, ...]]:
@@ -105,6 +110,11 @@ class RecordFacts:
             seen = seen_order(result, SeenResult.told(fog_words(result, resolution)))
             out.setdefault(result.power, []).append(seen)
         return {power: tuple(orders) for power, orders in out.items()}
+
+    def _keep_keys(self, orders: Iterable[SeenOrder]) -> None:
+        keys = self.order_keys
+        for order in orders:
+            keys[id(order)] = (order, order.sort_key())
 
     @cached_property
     def by_power(self) -> dict[str, tuple[OrderResult, ...]]:
@@ -251,7 +261,7 @@ def fog_words(result: OrderResult, resolution: Resolution) -> tuple[str, ...]:
     """
     words = result.results
     order = result.order
-    if isinstance(order, SupportMove) and result.outcome == Outcome.SUPPORTED:
+    if isinstance(order, SupportMove) and result.outcome == _SUPPORTED:
         dislodged = ("dislodged",) if "dislodged" in words else ()
         return (("void",) if _against_own_staying(result, resolution) else ()) + dislodged
     if isinstance(order, Convoy) and words[:1] == ("no convoy",) and "void" not in words:
@@ -302,37 +312,81 @@ def masked_order(order: Order, unit: Unit | None, known: Known = None) -> Masked
     convoy, the other unit is hidden as a whole, with the target, when neither its province nor
     the target is known; for a support of a hold, when its province is not (``A SIL S ???``:
     the type of an unseen unit is hidden too)."""
-
-    def place(location: str) -> Place:
-        return location if known is None or known(_province(location)) else HIDDEN
-
-    def ref(written: UnitRef) -> MaskedUnit:
-        return MaskedUnit(written.kind, place(written.location))
-
     if isinstance(order, Waive):
-        return MaskedOrder(OrderKind.WAIVE)
-    head = MaskedUnit(unit.kind, place(unit.location)) if unit is not None else ref(order.unit)
+        return MaskedOrder(_WAIVE)
+    if known is None:
+        return _in_full(order, unit)
+    # Each place is shown if its province is known, else HIDDEN.
+    mover = order.unit if unit is None else unit
+    location = mover.location
+    head = MaskedUnit(mover.kind, location if known(_province(location)) else HIDDEN)
     if isinstance(order, Hold):
-        return MaskedOrder(OrderKind.HOLD, head)
+        return MaskedOrder(_HOLD, head)
     if isinstance(order, Move):
-        origin = order.unit.province if unit is None else unit.province
-        via = order.via_convoy and (known is None or (known(origin) and known(_province(order.target))))
-        return MaskedOrder(OrderKind.MOVE, head, target=place(order.target), via=via)
+        target = order.target
+        seen = known(_province(target))
+        via = order.via_convoy and known(mover.province) and seen
+        return MaskedOrder(_MOVE, head, None, target if seen else HIDDEN, via)
     if isinstance(order, SupportHold):
-        if known is not None and not known(order.supported.province):
-            return MaskedOrder(OrderKind.SUPPORT, head, HIDDEN)
-        return MaskedOrder(OrderKind.SUPPORT, head, ref(order.supported))
+        supported = order.supported
+        if not known(supported.province):
+            return MaskedOrder(_SUPPORT, head, HIDDEN)
+        return MaskedOrder(_SUPPORT, head, MaskedUnit(supported.kind, supported.location))
     if isinstance(order, (SupportMove, Convoy)):
         other = order.supported if isinstance(order, SupportMove) else order.army
-        kind = OrderKind.SUPPORT if isinstance(order, SupportMove) else OrderKind.CONVOY
-        if known is not None and not known(other.province) and not known(_province(order.target)):
+        kind = _SUPPORT if isinstance(order, SupportMove) else _CONVOY
+        target = order.target
+        other_seen, target_seen = known(other.province), known(_province(target))
+        if not other_seen and not target_seen:
             return MaskedOrder(kind, head, HIDDEN)
-        return MaskedOrder(kind, head, ref(other), place(order.target))
+        return MaskedOrder(
+            kind,
+            head,
+            MaskedUnit(other.kind, other.location if other_seen else HIDDEN),
+            target if target_seen else HIDDEN,
+        )
     if isinstance(order, Retreat):
-        return MaskedOrder(OrderKind.RETREAT, head, target=place(order.target))
+        target = order.target
+        return MaskedOrder(_RETREAT, head, None, target if known(_province(target)) else HIDDEN)
     if isinstance(order, Disband):
-        return MaskedOrder(OrderKind.DISBAND, head)
-    return MaskedOrder(OrderKind.BUILD, head)
+        return MaskedOrder(_DISBAND, head)
+    return MaskedOrder(_BUILD, head)
+
+
+def _in_full(order: Order, unit: Unit | None) -> MaskedOrder:
+    """:func:`masked_order` of an order the power knows in full (no place hidden): every order
+    of a record is read so once per record, for its own power."""
+    written = order.unit  # type: ignore[union-attr]
+    head = MaskedUnit(written.kind, written.location) if unit is None else MaskedUnit(unit.kind, unit.location)
+    if isinstance(order, Hold):
+        return MaskedOrder(_HOLD, head)
+    if isinstance(order, Move):
+        return MaskedOrder(_MOVE, head, None, order.target, order.via_convoy)
+    if isinstance(order, SupportHold):
+        return MaskedOrder(_SUPPORT, head, MaskedUnit(order.supported.kind, order.supported.location))
+    if isinstance(order, SupportMove):
+        other = order.supported
+        return MaskedOrder(_SUPPORT, head, MaskedUnit(other.kind, other.location), order.target)
+    if isinstance(order, Convoy):
+        army = order.army
+        return MaskedOrder(_CONVOY, head, MaskedUnit(army.kind, army.location), order.target)
+    if isinstance(order, Retreat):
+        return MaskedOrder(_RETREAT, head, None, order.target)
+    if isinstance(order, Disband):
+        return MaskedOrder(_DISBAND, head)
+    return MaskedOrder(_BUILD, head)
+
+
+# The order kinds, read once (an enum member is slower to look up than a module name).
+_HOLD = OrderKind.HOLD
+_MOVE = OrderKind.MOVE
+_SUPPORT = OrderKind.SUPPORT
+_CONVOY = OrderKind.CONVOY
+_RETREAT = OrderKind.RETREAT
+_DISBAND = OrderKind.DISBAND
+_BUILD = OrderKind.BUILD
+_WAIVE = OrderKind.WAIVE
+_SUPPORTED = Outcome.SUPPORTED
 
 
 def unit_order(kind: OrderKind, unit: Unit) -> MaskedOrder:
