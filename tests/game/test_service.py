@@ -42,7 +42,7 @@ def _play_turn(games: GameService, game_id: str, rng: random.Random) -> str:
 def _alone(game_id: str, turns: int) -> list[str]:
     preset, seed = GAMES[game_id]
     games = GameService(MemoryStore())
-    games.create(game_id, preset, end_year=1903)
+    games.create(game_id, preset, {"end_year": 1903})
     rng = random.Random(seed)
     return [_play_turn(games, game_id, rng) for _ in range(turns)]
 
@@ -53,7 +53,7 @@ def test_games_interleaved_in_one_process_give_exactly_what_they_give_alone() ->
     games = GameService(MemoryStore())
     rngs = {}
     for game_id, (preset, seed) in GAMES.items():
-        games.create(game_id, preset, end_year=1903)
+        games.create(game_id, preset, {"end_year": 1903})
         rngs[game_id] = random.Random(seed)
     together: dict[str, list[str]] = {game_id: [] for game_id in GAMES}
     for _ in range(turns):
@@ -67,8 +67,8 @@ def test_two_games_open_at_once_do_not_share_anything() -> None:
     """Both games are open and changed turn by turn between each other's steps, as a server
     handling two requests would."""
     games = GameService(MemoryStore())
-    first = games.create("x", "fog-of-war", end_year=1902)
-    second = games.create("y", "fog-of-war", end_year=1902)
+    first = games.create("x", "fog-of-war", {"end_year": 1902})
+    second = games.create("y", "fog-of-war", {"end_year": 1902})
     first.file("FRANCE", ["A PAR - BUR"])
     second.file("FRANCE", ["A PAR - PIC"])
     first.adjudicate()
@@ -83,7 +83,7 @@ def test_two_games_open_at_once_do_not_share_anything() -> None:
 
 def test_kept_knowledge_equals_knowledge_rebuilt_from_the_reports() -> None:
     games = GameService(MemoryStore())
-    games.create("g", "diplomyopia", end_year=1902)
+    games.create("g", "diplomyopia", {"end_year": 1902})
     rng = random.Random(7)
     while games.open("g").turn != "COMPLETED":
         _play_turn(games, "g", rng)
@@ -139,7 +139,7 @@ def test_requests_a_game_cannot_satisfy() -> None:
     games = GameService(MemoryStore())
     with pytest.raises(GameNotFound, match="no game 'nope'"):
         games.open("nope")
-    games.create("g", "standard", end_year=1901)
+    games.create("g", "standard", {"end_year": 1901})
     with pytest.raises(GameError, match="already kept as g"):
         games.create("g", "standard")
     game = games.open("g")
@@ -155,7 +155,7 @@ def test_requests_a_game_cannot_satisfy() -> None:
 
 def test_the_game_master_sees_everything_and_players_only_their_own(tmp_path: Path) -> None:
     games = GameService(FileStore(tmp_path))
-    games.create("g.json", "fog-of-war", end_year=1901)
+    games.create("g.json", "fog-of-war", {"end_year": 1901})
     with games.change("g.json") as game:
         game.file("FRANCE", ["A PAR - BUR"])
         game.file("TURKEY", ["A CON - BUL"])

@@ -103,6 +103,10 @@ def test_fog_filing_errors_never_mention_foreign_units(tmp_path: Path) -> None:
         (["gm", "new", "--option", "nonsense=1", "x.json"], "unknown option 'nonsense'"),
         (["gm", "new", "--option", "end_year=soon", "x.json"], "option 'end_year' must be a year or null"),
         (["gm", "new", "--option", "end_year", "x.json"], "must be written KEY=VALUE"),
+        # option names that are also the names of parameters on the way in
+        (["gm", "new", "--option", "name=x", "x.json"], "unknown option 'name'"),
+        (["gm", "new", "--option", "preset=fog-of-war", "x.json"], "unknown option 'preset'"),
+        (["gm", "new", "--option", "replace=true", "x.json"], "unknown option 'replace'"),
         (["gm", "orders", "GAME", "PRUSSIA", "-"], "unknown power 'PRUSSIA'"),
         (["gm", "show", "GAME", "--as", "ITALIA"], "unknown power 'ITALIA'"),
     ],

@@ -69,7 +69,7 @@ def new(
         if game.exists() and not force:
             die(f"{game} already exists; choose another name or pass --force to overwrite it")
         overrides = dict(_parse_option(o) for o in option or [])
-        started = _games().create(str(game), variant.strip().lower(), replace=True, **overrides)
+        started = _games().create(str(game), variant.strip().lower(), overrides, replace=True)
         for leak in started.variant.options.schedule_leaks():
             Console(highlight=False, stderr=True).print(f"warning: {escape(leak)}")
         Console(highlight=False).print(f"New {variant} game in {game}; the first turn is {started.turn}.")

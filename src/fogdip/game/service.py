@@ -9,7 +9,7 @@ process can run as many as it likes. :class:`GameService` loads and saves games 
 
 >>> from fogdip.game.store import MemoryStore
 >>> games = GameService(MemoryStore())
->>> game = games.create("g1", "fog-of-war", end_year=1902)
+>>> game = games.create("g1", "fog-of-war", {"end_year": 1902})
 >>> [check.ok for check in game.file("FRANCE", ["A PAR - BUR", "A PAR - NTH"])]
 [True, False]
 >>> game.filed
@@ -84,9 +84,10 @@ class Game:
         self.name = name
 
     @classmethod
-    def create(cls, preset: str, name: str = "the game", **options: Any) -> Game:
+    def create(cls, preset: str, /, **options: Any) -> Game:
         """A new game of ``preset`` with option overrides (as ``fogdip variants`` lists them);
-        each power has its opening report and knows what it shows."""
+        each power has its opening report and knows what it shows. ``preset`` is positional
+        only, so that any option name, known or not, reaches the options' own check."""
         variant = Variant(options_of_document({"variant": preset, "options": options}))
         position = variant.start()
         opening = variant.opening_observations(position)
@@ -96,8 +97,7 @@ class Game:
                 position,
                 opening={power: observation_to_json(seen) for power, seen in opening.items()},
                 knowledge={power: Knowledge.rebuild(power, [seen]) for power, seen in opening.items()},
-            ),
-            name,
+            )
         )
 
     # --- what anyone may ask --------------------------------------------------------------
@@ -261,11 +261,14 @@ class GameService:
     def __init__(self, store: GameStore) -> None:
         self.store = store
 
-    def create(self, game_id: str, preset: str, *, replace: bool = False, **options: Any) -> Game:
-        """Start a new game and keep it under ``game_id``."""
+    def create(
+        self, game_id: str, preset: str, options: Mapping[str, Any] | None = None, *, replace: bool = False
+    ) -> Game:
+        """Start a new game of ``preset`` with option overrides and keep it under ``game_id``
+        (the options are a mapping, so no option's name can collide with these parameters)."""
         if not replace and self.store.exists(game_id):
             raise GameError(f"a game is already kept as {game_id}: choose another name, or replace it")
-        game = Game.create(preset, game_id, **options)
+        game = Game(Game.create(preset, **dict(options or {})).record, game_id)
         self.store.save(game_id, game.record)
         return game
 

@@ -85,7 +85,7 @@ class FileStore:
                 f"no game file at {path}: start one with 'fogdip gm new --variant NAME {path}'"
             ) from None
         except OSError as exc:
-            raise GameNotFound(f"cannot read {path}: {exc.strerror}") from None
+            raise GameFileError(f"cannot read {path}: {exc.strerror}") from None
         return game_from_json(_json(text, path), str(path))
 
     def save(self, game_id: str, record: GameRecord) -> None:
