@@ -97,8 +97,15 @@ def summary(doc: dict[str, Any]) -> str:
     )
 
 
+def shortest(doc: dict[str, Any], count: int) -> list[str]:
+    lengths = border_lengths(doc)
+    wanted = engine_pairs()
+    return [f"{a}-{b} {km:.1f} km" for km, (a, b) in sorted((km, p) for p, km in lengths.items() if p in wanted)[:count]]
+
+
 def check_file(path: Path) -> int:
     doc = json.loads(path.read_text())
+    print("shortest borders:", ", ".join(shortest(doc, 12)))
     problems = check(doc)
     for line in problems:
         print(line)
