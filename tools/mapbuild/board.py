@@ -86,11 +86,11 @@ GROUPS: tuple[Group, ...] = (
         ("Italy", "San Marino", "Vatican"),
         {
             "PIE": ((7.68, 45.07), (9.19, 45.46), (8.93, 44.41), (9.87, 46.17), (10.35, 46.55), (10.55, 46.75)),  # Turin...Bormio, Malles
-            "VEN": ((12.33, 45.44), (10.99, 45.44), (11.35, 46.5), (13.23, 46.06), (11.34, 44.49), (12.2, 44.2)),
+            "VEN": ((12.33, 45.44), (10.99, 45.44), (11.35, 46.5), (13.23, 46.06), (11.34, 44.49), (12.2, 44.2), (12.64, 43.73)),  # ...Bologna, Cesena, Urbino
             "TRI": ((13.77, 45.65),),  # Trieste itself is in Italy
             "TUS": ((11.25, 43.77), (10.4, 43.72), (11.33, 43.1), (9.9, 44.15)),  # Florence, Pisa, Siena, La Spezia
-            "ROM": ((12.5, 41.9), (12.4, 43.25), (13.1, 42.4)),  # Rome, north of Perugia, Rieti
-            "APU": ((16.87, 41.12), (14.2, 42.46), (15.55, 41.46), (18.17, 40.35), (13.2, 43.55), (17.2, 40.47), (16.6, 40.67)),
+            "ROM": ((12.5, 41.9), (12.4, 43.18), (13.1, 42.4)),  # Rome, north of Perugia, Rieti
+            "APU": ((16.87, 41.12), (14.2, 42.46), (15.55, 41.46), (18.17, 40.35), (13.5, 43.6), (17.2, 40.47), (16.6, 40.67)),
             "NAP": ((14.27, 40.85), (16.25, 39.3), (15.65, 38.11), (13.36, 38.12)),  # Naples, Cosenza, Reggio, Palermo
         },
     ),
@@ -227,7 +227,7 @@ SEAS: dict[str, tuple[Seed, ...]] = {
 SUPPLY_CENTRES: dict[str, Place] = {
     "LON": (-0.13, 51.51),  # London
     "EDI": (-3.19, 55.95),  # Edinburgh
-    "LVP": (-2.98, 53.41),  # Liverpool
+    "LVP": (-2.93, 53.42),  # Liverpool (east of the Mersey shore)
     "BRE": (-4.49, 48.39),  # Brest
     "PAR": (2.35, 48.85),  # Paris
     "MAR": (5.37, 43.30),  # Marseille
@@ -254,7 +254,7 @@ SUPPLY_CENTRES: dict[str, Place] = {
     "HOL": (4.90, 52.37),  # Amsterdam
     "DEN": (12.53, 55.68),  # Copenhagen
     "NWY": (10.75, 59.91),  # Oslo
-    "SWE": (18.00, 59.34),  # Stockholm
+    "SWE": (17.95, 59.40),  # Stockholm (north-west: the source draws its islands as water)
     "SER": (20.46, 44.82),  # Belgrade
     "RUM": (26.10, 44.43),  # Bucharest
     "BUL": (23.32, 42.70),  # Sofia

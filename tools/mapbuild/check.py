@@ -15,6 +15,8 @@ from typing import Any
 from fogdip.engine.map import standard_map
 
 MIN_BORDER_KM = 25.0
+# Unit anchors this far from their region's label at least, so icons and names do not collide.
+MIN_LABEL_KM = 40.0
 IGNORED_KINDS = {"neutral", "lake", "impassable"}
 
 
@@ -83,6 +85,48 @@ def check(doc: dict[str, Any]) -> list[str]:
     if abs(total - width * height) > 1:
         problems.append(f"regions cover {total} units², the frame {width * height}")
     problems.extend(f"region {r} has area {a}" for r, a in areas.items() if a <= 0)
+    return problems + check_points(doc)
+
+
+def ring_points(doc: dict[str, Any], ring: list[int]) -> list[tuple[int, int]]:
+    points: list[tuple[int, int]] = []
+    for ref in ring:
+        arc = decode_arc(doc["arcs"][ref if ref >= 0 else ~ref])
+        points.extend(arc if ref >= 0 else arc[::-1])
+    return points
+
+
+def inside(doc: dict[str, Any], region: str, x: float, y: float) -> bool:
+    """Even-odd point-in-region over all the region's rings (as an SVG renderer fills them)."""
+    crossings = 0
+    for ring in doc["regions"][region]["rings"]:
+        points = ring_points(doc, ring)
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def check_points(doc: dict[str, Any]) -> list[str]:
+    """Anchors for every engine location, centres for every supply centre, all inside, anchors clear of labels."""
+    m = standard_map()
+    problems: list[str] = []
+    locations = {p for p in m.provinces if p != "SWI"} | {c for p in m.provinces.values() for c in p.coasts}
+    centres = {p.code for p in m.provinces.values() if p.supply_center}
+    problems += [f"no anchor for {loc}" for loc in sorted(locations - set(doc["anchors"]))]
+    problems += [f"no centre for {code}" for code in sorted(centres - set(doc["centres"]))]
+    unit_km = doc["unit_m"] / 1000
+    for kind, points in (("anchor", doc["anchors"]), ("centre", doc["centres"])):
+        for loc, (x, y) in points.items():
+            region = loc.split("/")[0]
+            if not inside(doc, region, x, y):
+                problems.append(f"{kind} of {loc} is not inside {region}")
+            label = doc["regions"][region]["label"]
+            if kind == "anchor" and math.dist(label, (x, y)) * unit_km < MIN_LABEL_KM:
+                problems.append(f"anchor of {loc} is {math.dist(label, (x, y)) * unit_km:.0f} km from the label")
+    for region, value in doc["regions"].items():
+        if not inside(doc, region, *value["label"]):
+            problems.append(f"label of {region} is not inside it")
     return problems
 
 
