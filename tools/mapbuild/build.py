@@ -10,15 +10,17 @@ See tools/mapbuild/README.md.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
+
+from fogdip.engine.map import standard_map
 
 import board
 import check
@@ -35,7 +37,7 @@ ANCHOR_CLEARANCE = 180.0
 
 
 def region_kinds(shapes: dict[str, BaseGeometry], built: regions.Regions) -> dict[str, str]:
-    engine = check.standard_map()
+    engine = standard_map()
     kinds: dict[str, str] = {}
     for region in shapes:
         if region in built.lakes:
@@ -52,7 +54,7 @@ def region_kinds(shapes: dict[str, BaseGeometry], built: regions.Regions) -> dic
 
 
 def region_names(shapes: dict[str, BaseGeometry]) -> dict[str, str]:
-    engine = check.standard_map()
+    engine = standard_map()
     return {r: engine.provinces[r].name if r in engine.provinces else board.NEUTRAL_NAMES[r] for r in shapes}
 
 
@@ -85,7 +87,7 @@ def xy(point: Point) -> list[int]:
 def encode_arc(arc: topology.Arc) -> list[int]:
     """First point absolute, then deltas."""
     out = [arc[0][0], arc[0][1]]
-    for (x0, y0), (x1, y1) in zip(arc, arc[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(arc):
         out.extend((x1 - x0, y1 - y0))
     return out
 
@@ -99,7 +101,7 @@ def build(cache: Path, render_to: Path | None) -> dict[str, Any]:
     names = region_names(partition)
     projector = regions.Projector()
     labels = {r: label_point(shape) for r, shape in partition.items()}
-    engine = check.standard_map()
+    engine = standard_map()
     anchors: dict[str, list[int]] = {}
     for region in sorted(engine.provinces):
         if region != "SWI":

@@ -6,6 +6,7 @@ one on each side. Pairs with SWI, a neutral region or a lake are not the engine'
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import defaultdict
@@ -49,7 +50,7 @@ def border_lengths(doc: dict[str, Any]) -> dict[tuple[str, str], float]:
         if not left or not right:
             continue
         points = decode_arc(encoded)
-        length = sum(math.dist(p, q) for p, q in zip(points, points[1:], strict=False))
+        length = sum(math.dist(p, q) for p, q in itertools.pairwise(points))
         lengths[(min(left, right), max(left, right))] += length * unit_km
     return lengths
 
@@ -70,7 +71,9 @@ def check(doc: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     kinds = {r: v["kind"] for r, v in doc["regions"].items()}
     lengths = border_lengths(doc)
-    found = {pair for pair, km in lengths.items() if not (kinds[pair[0]] in IGNORED_KINDS or kinds[pair[1]] in IGNORED_KINDS)}
+    found = {
+        pair for pair, km in lengths.items() if not (kinds[pair[0]] in IGNORED_KINDS or kinds[pair[1]] in IGNORED_KINDS)
+    }
     wanted = engine_pairs()
     for pair in sorted(wanted - found):
         problems.append(f"missing {pair[0]}-{pair[1]}")
@@ -144,7 +147,9 @@ def summary(doc: dict[str, Any]) -> str:
 def shortest(doc: dict[str, Any], count: int) -> list[str]:
     lengths = border_lengths(doc)
     wanted = engine_pairs()
-    return [f"{a}-{b} {km:.1f} km" for km, (a, b) in sorted((km, p) for p, km in lengths.items() if p in wanted)[:count]]
+    return [
+        f"{a}-{b} {km:.1f} km" for km, (a, b) in sorted((km, p) for p, km in lengths.items() if p in wanted)[:count]
+    ]
 
 
 def check_file(path: Path) -> int:

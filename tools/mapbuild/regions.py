@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeGuard, cast
 
 import numpy as np
 import shapely
@@ -35,6 +36,11 @@ class Projector:
 
     def __init__(self) -> None:
         self._forward = Transformer.from_crs("EPSG:4326", board.PROJECTION, always_xy=True)
+        self._inverse = Transformer.from_crs(board.PROJECTION, "EPSG:4326", always_xy=True)
+
+    def place(self, x: float, y: float) -> board.Place:
+        lon, lat = self._inverse.transform(x, y)
+        return float(lon), float(lat)
 
     def point(self, place: board.Place) -> tuple[float, float]:
         x, y = self._forward.transform(*place)
@@ -62,23 +68,31 @@ def _in_box(geometry: BaseGeometry) -> BaseGeometry:
             continue
         if x1 - x0 > 180:
             # A ring across the antimeridian (Russia's): unwrap its western longitudes to beyond 180°.
-            part = shapely.transform(part, lambda xy: np.column_stack((np.where(xy[:, 0] < 0, xy[:, 0] + 360, xy[:, 0]), xy[:, 1])))
+            part = shapely.transform(
+                part, lambda xy: np.column_stack((np.where(xy[:, 0] < 0, xy[:, 0] + 360, xy[:, 0]), xy[:, 1]))
+            )
         if x0 < lon_min or x1 > lon_max or y0 < lat_min or y1 > lat_max:
             part = shapely.make_valid(part).intersection(cut)
         parts.extend(_polygons(part))
     return shapely.union_all(parts) if parts else Polygon()
 
 
+def _is_polyline(seed: board.Seed) -> TypeGuard[tuple[board.Place, ...]]:
+    return isinstance(seed[0], tuple)
+
+
 def seed_points(projector: Projector, seeds: Iterable[board.Seed]) -> list[tuple[float, float]]:
     """Projected seed points; polylines are cut into points SEED_STEP_M apart."""
     points: list[tuple[float, float]] = []
     for seed in seeds:
-        if isinstance(seed[0], tuple):
-            line = shapely.LineString([projector.point(p) for p in seed])  # type: ignore[arg-type]
+        if _is_polyline(seed):
+            line = shapely.LineString([projector.point(p) for p in seed])
             steps = max(1, int(line.length // SEED_STEP_M))
-            points.extend((pt.x, pt.y) for pt in (line.interpolate(i / steps, normalized=True) for i in range(steps + 1)))
+            points.extend(
+                (pt.x, pt.y) for pt in (line.interpolate(i / steps, normalized=True) for i in range(steps + 1))
+            )
         else:
-            points.append(projector.point(seed))  # type: ignore[arg-type]
+            points.append(projector.point(cast(board.Place, seed)))
     return points
 
 
@@ -104,14 +118,13 @@ def _merge(shapes: dict[str, BaseGeometry], region: str, geometry: BaseGeometry)
     shapes[region] = shapely.union_all([shapes[region], geometry]) if region in shapes else geometry
 
 
-def _island_target(piece: Polygon, projector: Projector, boxes: Sequence[tuple[float, ...]]) -> str | None | bool:
-    """The ISLANDS entry for a land piece (a region id or None for water), or False when none applies."""
-    inverse = Transformer.from_crs(board.PROJECTION, "EPSG:4326", always_xy=True)
-    lon, lat = inverse.transform(*piece.representative_point().coords[0])
+def _island_target(piece: Polygon, projector: Projector, default: str) -> str | None:
+    """The region of a land piece: its ISLANDS entry (a region id, or None for water), else ``default``."""
+    lon, lat = projector.place(*piece.representative_point().coords[0])
     for lon0, lat0, lon1, lat1, region in board.ISLANDS:
         if lon0 <= lon <= lon1 and lat0 <= lat <= lat1:
             return region
-    return False
+    return default
 
 
 def build_land(countries: list[Country], projector: Projector, frame: Polygon) -> dict[str, BaseGeometry]:
@@ -130,10 +143,10 @@ def build_land(countries: list[Country], projector: Projector, frame: Polygon) -
         seeds = {region: seed_points(projector, s) for region, s in group.seeds.items()}
         for region, part in voronoi_split(area, seeds, frame).items():
             for piece in _polygons(part):
-                target = _island_target(piece, projector, board.ISLANDS)
+                target = _island_target(piece, projector, region)
                 if target is None or piece.area < board.MIN_ISLAND_KM2 * 1e6:
                     continue
-                _merge(shapes, region if target is False else target, piece)
+                _merge(shapes, target, piece)
     all_land = shapely.union_all(list(shapes.values()))
     for region, outline in board.BRIDGES:
         bridge = projector.geometry(Polygon(outline)).difference(all_land)
@@ -166,7 +179,9 @@ def build_water(shapes: dict[str, BaseGeometry], projector: Projector, frame: Po
     return Regions(shapes, set(board.SEAS), lakes, frame)
 
 
-def _without_strays(seas: dict[str, BaseGeometry], seeds: dict[str, list[tuple[float, float]]]) -> dict[str, BaseGeometry]:
+def _without_strays(
+    seas: dict[str, BaseGeometry], seeds: dict[str, list[tuple[float, float]]]
+) -> dict[str, BaseGeometry]:
     """Each sea keeps the pieces of water that hold one of its seeds; a Voronoi cell reaching across land
     (the Kattegat's cell into the Baltic, say) leaves strays, which go to the bordering sea they share most with."""
     kept: dict[str, BaseGeometry] = {}

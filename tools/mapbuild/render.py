@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ def render(
     shapes: dict[str, BaseGeometry],
     kinds: dict[str, str],
     out: Path,
-    points: list[tuple[float, float, str]] = (),  # type: ignore[assignment]
+    points: Sequence[tuple[float, float, str]] = (),
     labels: dict[str, tuple[float, float]] | None = None,
     window: tuple[float, float, float, float] | None = None,
     invert_y: bool = False,
@@ -66,7 +67,7 @@ def _patch(ax: Any, polygon: BaseGeometry, colour: str) -> None:
 
     rings = [polygon.exterior, *polygon.interiors]
     vertices: list[tuple[float, float]] = []
-    codes: list[int] = []
+    codes: list[Any] = []
     for ring in rings:
         coords = list(ring.coords)
         vertices.extend(coords)

@@ -82,7 +82,7 @@ class Locator:
     def region(self, x: float, y: float) -> str:
         point = Point(x, y)
         for index in self.tree.query(point, predicate="within"):
-            return self.names[index]
+            return self.names[int(index)]
         return OUTSIDE
 
 
