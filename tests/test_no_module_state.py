@@ -33,6 +33,10 @@ INTERNING = {
     # reused: what adjudication reads of them depends on the order value alone.
     "fogdip.engine.order_facts.KNOWN",
     "fogdip.engine.movement_phase.KNOWN",
+    # One committed map geometry per name, read once, and the board drawn from it once:
+    # immutable, the same for every game.
+    "fogdip.maps.geometry.load_geometry",
+    "fogdip.maps.svg.painter",
 }
 
 _IMMUTABLE = (

@@ -45,6 +45,8 @@ from fogdip.fog.masked import OrderKind
 from fogdip.fog.observation import NoticeValue
 from fogdip.fog.rules import Events, FogRules
 from fogdip.fog.sight import all_units, order_provinces, seen_unit
+from fogdip.maps.scene import power_scene
+from fogdip.maps.svg import render_svg
 from fogdip.variants import PRESETS, Position, Variant
 from seen_strategies import notices, seen_orders, seen_units
 from views import as_json, knowledge_json, report, text
@@ -443,7 +445,10 @@ def _report_diff(one: dict[str, object], two: dict[str, object]) -> str:
 
 
 def turn_leak(case: TurnCase) -> str | None:
-    """How the power's reports differ between the two games, turn by turn, if they do."""
+    """How the power's reports, or its maps, differ between the two games, turn by turn, if
+    they do. Each map is drawn from the report and the knowledge built from the reports so far,
+    as the power's map is drawn everywhere."""
+    knowing = (Knowledge(case.power), Knowledge(case.power))
     for index, (one, two) in enumerate(zip(case.first.turns, case.second.turns, strict=False)):
         if revealed(case, index):
             break
@@ -453,6 +458,12 @@ def turn_leak(case: TurnCase) -> str | None:
                 f"{case.variant.name}: {case.power} notices that the hidden unit changed ({case.change}), "
                 f"turn {one.result.turn}:\n{_report_diff(as_json(first), as_json(second))}"
             )
+        maps = []
+        for knowledge, seen in zip(knowing, (first, second), strict=True):
+            knowledge.update(seen)
+            maps.append(render_svg(power_scene(BOARD, seen, knowledge)))
+        if maps[0] != maps[1]:
+            return f"{case.variant.name}: {case.power}'s map of turn {one.result.turn} shows the change ({case.change})"
     return None
 
 
@@ -465,8 +476,8 @@ def test_hidden_changes_leave_the_reports_alone(preset: str, data: st.DataObject
     added, removed, moved to another place, retyped, or given another legal order. U stands
     outside the power's contact zone (:func:`contact_zone`) in both games, and its orders name
     nothing in it. If everything the power is entitled to is the same in both games
-    (:func:`discard_reason`, checked on the records, never assumed), the power's reports are
-    byte-identical, turn by turn. The power's own orders are drawn by the map alone and
+    (:func:`discard_reason`, checked on the records, never assumed), the power's reports, and
+    the SVG maps drawn from them, are byte-identical, turn by turn. The power's own orders are drawn by the map alone and
     include every class whose legality the engine judges with the whole board."""
     case = data.draw(hidden_changes(VARIANTS[preset], contact_zone), label="case")
     reason = "no foreign unit to change" if case is None else discard_reason(case)

@@ -4,7 +4,7 @@ fogdip gm new --variant deadman game.json
 fogdip gm orders game.json FRANCE orders.txt
 fogdip gm status game.json
 fogdip gm adjudicate game.json --reports reports/
-fogdip gm show game.json --as ENGLAND
+fogdip gm show game.json --as ENGLAND --map england.png
 """
 
 from __future__ import annotations
@@ -19,10 +19,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
+from fogdip.cli.maps import SUFFIXES, write_map
 from fogdip.codec.observations import observation_to_json
 from fogdip.codec.views import power_view_to_json
 from fogdip.fog.report import observation_text
 from fogdip.game import FileStore, GameService
+from fogdip.maps.png import svg_to_png
+from fogdip.maps.scene import Scene
+from fogdip.maps.svg import render_svg
+from fogdip.maps.views import master_scene_of, power_scene_of
 from fogdip.variants import PRESETS, VariantOptions
 
 
@@ -125,7 +130,9 @@ def adjudicate(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     reports: Annotated[
         Path | None,
-        typer.Option("--reports", help="Directory to write each power's text report and JSON observation into."),
+        typer.Option(
+            "--reports", help="Directory to write each power's report into: text, JSON, and its map as SVG and PNG."
+        ),
     ] = None,
 ) -> None:
     """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
@@ -133,6 +140,7 @@ def adjudicate(
     with errors():
         record = _games().open(str(game))
         played = record.adjudicate()
+        _games().save(str(game), record)
         if reports is not None:
             folder = reports / played.turn
             folder.mkdir(parents=True, exist_ok=True)
@@ -140,9 +148,17 @@ def adjudicate(
                 (folder / f"{power}.txt").write_text(observation_text(seen) + "\n", encoding="utf-8")
                 report = json.dumps(observation_to_json(seen), indent=1)
                 (folder / f"{power}.json").write_text(report + "\n", encoding="utf-8")
-        _games().save(str(game), record)
+                _draw_both(power_scene_of(record, power), folder / power)
+            _draw_both(master_scene_of(record), folder / "MASTER")
         where = f"; reports in {reports / played.turn}" if reports is not None else ""
         Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
+
+
+def _draw_both(scene: Scene, stem: Path) -> None:
+    """A map as ``stem.svg`` and ``stem.png``."""
+    svg = render_svg(scene)
+    stem.with_suffix(".svg").write_text(svg, encoding="utf-8")
+    stem.with_suffix(".png").write_bytes(svg_to_png(svg))
 
 
 @gm_app.command()
@@ -152,13 +168,26 @@ def show(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON: the reports and the power's accumulated knowledge.")
     ] = False,
+    map_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--map",
+            help="Where to draw the power's map now, .svg or .png (default: GAME-POWER.svg beside the game file).",
+        ),
+    ] = None,
 ) -> None:
-    """Show the game as one power sees it: every report it received and what it knows now."""
+    """Show the game as one power sees it: every report it received, what it knows now, and
+    where its map is drawn."""
     with errors():
         record = _games().open(str(game))
-        view = record.view(record.power_named(as_power))
+        power = record.power_named(as_power)
+        view = record.view(power)
+        if map_file is not None and map_file.suffix.lower() not in SUFFIXES:
+            die(f"--map must end in .svg or .png, not {map_file.name!r}")
+        drawn = write_map(power_scene_of(record, power), map_file or game.with_name(f"{game.stem}-{power}.svg"))
         if as_json:
             print(json.dumps(power_view_to_json(view), indent=1))
+            typer.echo(f"Map: {drawn}", err=True)
             return
         knowledge, history = view.knowledge, view.revealed_history
         console = Console(highlight=False)
@@ -178,3 +207,4 @@ def show(
                     words = ", ".join(entry["result"]) or "ok"
                     console.print(f"  {escape(str(entry['power']))}: {escape(entry['order'])} ({escape(words)})")
         console.print(f"Next turn: {view.next_turn}; orders filed: {len(view.filed) if view.filed else 'none'}")
+        console.print(f"Map: {escape(str(drawn))}", soft_wrap=True)

@@ -33,6 +33,7 @@ from fogdip.cli.common import (
     write_json,
 )
 from fogdip.cli.gm import gm_app
+from fogdip.cli.maps import map_command
 from fogdip.documents import (
     COMPLETED,
     document_from_state,
@@ -433,6 +434,7 @@ def version() -> None:
 # --- game master and variants ------------------------------------------------------------------
 
 app.add_typer(gm_app, name="gm")
+app.command(name="map")(map_command)
 
 
 @app.command()
