@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
@@ -88,6 +88,42 @@ class MapGeometry:
             arc = self.arcs[ref] if ref >= 0 else self.arcs[~ref][::-1]
             points.extend(arc if not points else arc[1:])
         return points
+
+    def outline(self, regions: Iterable[str]) -> list[list[Point]]:
+        """The outline of a set of regions as closed rings: the arcs with the set on one side
+        only, each once, chained end to end. Filled by the even-odd rule the rings cover
+        exactly the set, with about half the points of its regions' own rings (borders inside
+        the set are left out).
+
+        >>> geometry = load_geometry("standard")
+        >>> len(geometry.outline(["PAR"])) == len(geometry.regions["PAR"].rings)
+        True
+        """
+        inside = frozenset(regions)
+        pieces: dict[Point, list[tuple[Point, ...]]] = {}
+        for index, (left, right) in enumerate(self.sides):
+            if (left in inside) == (right in inside):
+                continue
+            arc = self.arcs[index] if left in inside else self.arcs[index][::-1]
+            pieces.setdefault(arc[0], []).append(arc)
+        rings: list[list[Point]] = []
+        while pieces:
+            start = next(iter(pieces))
+            ring: list[Point] = [start]
+            point = start
+            while True:
+                waiting = pieces.get(point)
+                if not waiting:
+                    break
+                arc = waiting.pop()
+                if not waiting:
+                    del pieces[point]
+                ring.extend(arc[1:])
+                point = arc[-1]
+                if point == start:
+                    break
+            rings.append(ring)
+        return rings
 
     def arc_length_km(self, index: int) -> float:
         arc = self.arcs[index]

@@ -116,10 +116,17 @@ def _arc_path(geometry: MapGeometry, indexes: Iterable[int], scale: float) -> st
     )
 
 
-def _board(geometry: MapGeometry, paths: dict[str, str], scale: float) -> str:
-    fills = {"land": style.LAND, "neutral": style.NEUTRAL_LAND, "impassable": style.IMPASSABLE}
+def _rings_path(rings: Iterable[list[Point]], scale: float) -> str:
+    return "".join("M" + "L".join(f"{x * scale:.1f} {y * scale:.1f}" for x, y in ring) + "Z" for ring in rings)
+
+
+def _board(geometry: MapGeometry, paths: Mapping[str, str], scale: float) -> str:
     out = [f'<rect width="{WIDTH:.0f}" height="{geometry.height * scale:.1f}" fill="{style.WATER}"/>']
-    for kind, fill in fills.items():
+    # All land at once, by its outline (borders inside it drawn once, as lines, below); then
+    # the land that is not a province's over it.
+    land = [region.id for region in geometry.regions.values() if not region.water]
+    out.append(f'<path d="{_rings_path(geometry.outline(land), scale)}" fill="{style.LAND}" fill-rule="evenodd"/>')
+    for kind, fill in (("neutral", style.NEUTRAL_LAND), ("impassable", style.IMPASSABLE)):
         d = "".join(paths[r.id] for r in geometry.regions.values() if r.kind == kind)
         if d:
             out.append(f'<path d="{d}" fill="{fill}" fill-rule="evenodd"/>')
@@ -205,9 +212,9 @@ def _fades() -> str:
 
 _DEFS = (
     "<defs>"
-    '<pattern id="fog" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-    '<rect width="9" height="9" fill="#7E848A" fill-opacity="0.55"/>'
-    '<rect width="3" height="9" fill="#5F656B" fill-opacity="0.45"/></pattern>'
+    '<pattern id="fog" width="10" height="10" patternUnits="userSpaceOnUse">'
+    '<rect width="10" height="10" fill="#7E848A" fill-opacity="0.55"/>'
+    '<path d="M-1 11L11 -1M-1 1L1 -1M9 11L11 9" stroke="#5F656B" stroke-opacity="0.5" stroke-width="2.2"/></pattern>'
     '<pattern id="impassable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
     '<rect width="1.5" height="6" fill="#9C937E" fill-opacity="0.6"/></pattern>' + _fades() + "</defs>"
 )
@@ -217,10 +224,13 @@ _DEFS = (
 
 
 def _fog(paint: Painter, fog: frozenset[str]) -> str:
-    d = "".join(paint.region_paths[province] for province in sorted(fog) if province in paint.region_paths)
-    if not d:
+    """The fog over the provinces not seen, as one outline of them all."""
+    fogged = [province for province in fog if province in paint.geometry.regions]
+    if not fogged:
         return ""
-    return f'<path d="{d}" fill="url(#fog)" fill-rule="evenodd"/>'
+    return (
+        f'<path d="{_rings_path(paint.geometry.outline(fogged), paint.scale)}" fill="url(#fog)" fill-rule="evenodd"/>'
+    )
 
 
 def _centres(paint: Painter, scene: Scene) -> str:
