@@ -238,3 +238,18 @@ def test_every_preset_s_opening_maps_draw(preset: str) -> None:
         parsed(svg)
         own = {f"{u.kind} {u.location}" for u in game.position.state.units.values() if u.power == power}
         assert own <= set(unit_titles(svg))
+
+
+def test_the_end_of_game_map_shows_everything_where_the_variant_reveals_it() -> None:
+    game = Game.create("fog-of-war", end_year=1901)
+    for _ in range(10):
+        if game.position.completed:
+            break
+        game.adjudicate()
+    assert game.position.completed and game.variant.options.reveal_at_end
+    england = power_scene_of(game, "ENGLAND")
+    assert england.fog == frozenset() and england.viewer == "ENGLAND"
+    assert "everything revealed" in england.title
+    assert {u.location for u in england.units} == {u.location for u in game.position.state.units.values()}
+    # the maps of earlier turns stay as England saw them then
+    assert power_scene_of(game, "ENGLAND", "S1901M").fog

@@ -93,7 +93,6 @@ def render_svg(scene: Scene) -> str:
     out.append(_units(paint, scene))
     out.append("".join(arrows.over))
     out.append(_marks(paint, scene))
-    out.append(_title_box(scene))
     out.append(legend.draw(paint.height))
     out.append("</svg>\n")
     return "".join(out)
@@ -613,18 +612,14 @@ def _heading(scene: Scene) -> str:
     return f"{who} — {scene.subtitle}" if scene.subtitle else who
 
 
-def _title_box(scene: Scene) -> str:
+def _title_row(scene: Scene, top: float) -> str:
+    """The map's title and when it stands, over the legend: nothing is drawn over the board."""
     title = scene.title if scene.viewer is not None else f"Game master · {scene.title}"
-    width = max(9.5 * len(title), 6.4 * len(scene.subtitle)) + 28
-    height = 52 if scene.subtitle else 34
-    out = [
-        f'<g><rect x="10" y="10" width="{width:.0f}" height="{height}" rx="6" fill="#ffffff" fill-opacity="0.88" '
-        f'stroke="{style.OUTLINE}" stroke-width="1"/>',
-        f'<text x="24" y="34" font-size="17" font-weight="bold" fill="{style.OUTLINE}">{escape(title)}</text>',
-    ]
+    y = top + 24
+    out = [f'<text x="14" y="{y:.1f}" font-size="18" font-weight="bold" fill="{style.OUTLINE}">{escape(title)}</text>']
     if scene.subtitle:
-        out.append(f'<text x="24" y="53" font-size="12" fill="#333333">{escape(scene.subtitle)}</text>')
-    out.append("</g>")
+        x = 14 + 11.2 * len(title) + 16
+        out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="14" fill="#333333">{escape(scene.subtitle)}</text>')
     return "".join(out)
 
 
@@ -632,12 +627,13 @@ class _Legend:
     """The band under the map: the powers (with the centres the viewer knows each holds), the
     symbols, and the numbered notices."""
 
+    TITLE = 32.0
     ROW = 30.0
     NOTE = 17.0
 
     def __init__(self, scene: Scene) -> None:
         self.scene = scene
-        self.height = 12 + 2 * self.ROW + self.NOTE * len(scene.marks) + (8 if scene.marks else 0)
+        self.height = 12 + self.TITLE + 2 * self.ROW + self.NOTE * len(scene.marks) + (8 if scene.marks else 0)
 
     def draw(self, top: float) -> str:
         scene = self.scene
@@ -648,7 +644,8 @@ class _Legend:
         counts: dict[str | None, int] = {}
         for owner in scene.centres.values():
             counts[owner] = counts.get(owner, 0) + 1
-        y = top + 8 + self.ROW / 2
+        out.append(_title_row(scene, top))
+        y = top + self.TITLE + 8 + self.ROW / 2
         x = 22.0
         for power in scene.powers:
             look = style.power_look(power, scene.powers)

@@ -50,6 +50,11 @@ def power_scene_of(game: Game, power: str, phase: str | None = None) -> Scene:
     view = game.view(game.power_named(power))
     reports = view.reports
     index = len(reports) - 1 if phase is None else _report_index(reports, phase)
+    if index == len(reports) - 1 and view.revealed_history is not None:
+        # The game is over in a variant that then reveals everything: the end-of-game map.
+        scene = master_scene_of(game)
+        name = game.position.state.board.power_info[view.power].name
+        return dataclasses.replace(scene, viewer=view.power, title=f"{name} · the game is over: everything revealed")
     knowledge = view.knowledge if index == len(reports) - 1 else Knowledge.rebuild(view.power, reports[: index + 1])
     return power_scene(game.position.state.board, reports[index], knowledge)
 
