@@ -9,23 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from fogdip.cli.main import app
 from fogdip.codec.positions import document_from_state
 from fogdip.engine.state import GameState
 from fogdip.play import adjudicate_document
 
+from cli_runner import run
+
 PNG = b"\x89PNG\r\n\x1a\n"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
-
-
-def run(*args: object, input: str | None = None) -> Any:
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def one_line_error(result: Any, expected: str) -> None:

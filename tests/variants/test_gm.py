@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from fogdip.cli.main import app
 from fogdip.codec.gamefiles import GameFileError
 from fogdip.codec.observations import observation_from_json, observation_to_json
 from fogdip.engine.errors import InvalidPosition
 from fogdip.game import FileStore, Game, GameService
 from fogdip.play import adjudicate_document
+
+from cli_runner import run
 
 
 def _open(path: Path) -> Game:
@@ -25,14 +25,6 @@ def _open(path: Path) -> Game:
 
 def _save(path: Path, game: Game) -> None:
     GameService(FileStore()).save(str(path), game)
-
-
-def run(*args: str, input: str | None = None) -> Any:
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(app, [str(a) for a in args], input=input)
 
 
 def test_a_fog_1898_game_through_the_gm_commands(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
@@ -148,32 +148,26 @@ class MapGeometry:
     @cached_property
     def coast_arcs(self) -> tuple[int, ...]:
         """The arcs between water and land: the coastline."""
-        regions = self.regions
-        out = []
-        for index, (left, right) in enumerate(self.sides):
-            if left and right and regions[left].water != regions[right].water:
-                out.append(index)
-        return tuple(out)
+        return self._arcs_between(lambda one, two: one.water != two.water)
 
     @cached_property
     def border_arcs(self) -> tuple[int, ...]:
         """The arcs between two land regions: borders drawn on land."""
-        regions = self.regions
-        out = []
-        for index, (left, right) in enumerate(self.sides):
-            if left and right and left != right and not regions[left].water and not regions[right].water:
-                out.append(index)
-        return tuple(out)
+        return self._arcs_between(lambda one, two: not one.water and not two.water)
 
     @cached_property
     def sea_arcs(self) -> tuple[int, ...]:
         """The arcs between two bodies of water: sea borders."""
+        return self._arcs_between(lambda one, two: one.water and two.water)
+
+    def _arcs_between(self, wanted: Callable[[Region, Region], bool]) -> tuple[int, ...]:
+        """The arcs between two different regions of the frame that ``wanted`` accepts."""
         regions = self.regions
-        out = []
-        for index, (left, right) in enumerate(self.sides):
-            if left and right and left != right and regions[left].water and regions[right].water:
-                out.append(index)
-        return tuple(out)
+        return tuple(
+            index
+            for index, (left, right) in enumerate(self.sides)
+            if left and right and left != right and wanted(regions[left], regions[right])
+        )
 
 
 @cache
