@@ -24,6 +24,7 @@ from fogdip.engine.map import standard_map
 
 import board
 import check
+import layout
 import regions
 import topology
 from source import load_countries
@@ -32,8 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "src/fogdip/maps/data/standard.json"
 # Arcs are simplified to this tolerance (units of 250 m: 1.25 km).
 SIMPLIFY_UNITS = 5.0
-# Unit anchors keep this far (units: 45 km) from their region's label so icons and names do not collide.
-ANCHOR_CLEARANCE = 180.0
 
 
 def region_kinds(shapes: dict[str, BaseGeometry], built: regions.Regions) -> dict[str, str]:
@@ -63,16 +62,8 @@ def largest_part(shape: BaseGeometry) -> BaseGeometry:
 
 
 def label_point(shape: BaseGeometry) -> Point:
-    """The pole of inaccessibility of the region's largest part: where its name has the most room."""
+    """The pole of inaccessibility of the region's largest part (named regions' labels are then laid out)."""
     return polylabel(largest_part(shape), tolerance=2.0)
-
-
-def anchor_point(shape: BaseGeometry, label: Point) -> Point:
-    """The most interior point of the region's largest part once a disc around the label is taken out."""
-    rest = largest_part(shape).difference(label.buffer(ANCHOR_CLEARANCE))
-    if rest.is_empty:
-        return label
-    return polylabel(largest_part(rest), tolerance=2.0)
 
 
 def unit_point(projector: regions.Projector, place: board.Place) -> Point:
@@ -102,19 +93,16 @@ def build(cache: Path, render_to: Path | None) -> dict[str, Any]:
     projector = regions.Projector()
     labels = {r: label_point(shape) for r, shape in partition.items()}
     engine = standard_map()
-    anchors: dict[str, list[int]] = {}
-    for region in sorted(engine.provinces):
-        if region != "SWI":
-            anchors[region] = xy(anchor_point(partition[region], labels[region]))
-    for coast, place in board.COAST_ANCHORS.items():
-        anchors[coast] = xy(unit_point(projector, place))
+    # Every anchor starts at its region's label point (a coast's at its place); the layout pass moves them.
+    anchors = {region: xy(labels[region]) for region in sorted(engine.provinces) if region != "SWI"}
+    coasts = {coast: xy(unit_point(projector, place)) for coast, place in board.COAST_ANCHORS.items()}
+    anchors.update(coasts)
     centres = {r: xy(unit_point(projector, place)) for r, place in board.SUPPLY_CENTRES.items()}
-    _check_points_inside(partition, anchors, centres)
     if render_to is not None:
         import render
 
         render.render(partition, kinds, render_to, labels={r: (p.x, p.y) for r, p in labels.items()}, invert_y=True)
-    return {
+    doc: dict[str, Any] = {
         "format": "fogdip-map-geometry",
         "version": 1,
         "map": "standard",
@@ -132,6 +120,11 @@ def build(cache: Path, render_to: Path | None) -> dict[str, Any]:
         "anchors": anchors,
         "centres": centres,
     }
+    stuck = layout.lay_out(doc, {coast: (x, y) for coast, (x, y) in coasts.items()})
+    if stuck:
+        print("warning: the layout leaves these in a collision:", ", ".join(stuck), file=sys.stderr)
+    _check_points_inside(partition, anchors, centres)
+    return doc
 
 
 def _check_points_inside(
