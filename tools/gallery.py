@@ -3,14 +3,15 @@ of a seeded game played by the random bot.
 
     python tools/gallery.py [--out docs/maps] [--turns 5] [--seed 11]
 
-Each preset's map is written as ``<preset>.png`` (and ``.svg``); the power drawn is the one whose
-map after the last turn shows the most ghosts and learned orders, so the picture shows what a
-fogged map is for.
+Each preset's map is written as ``<preset>.png``: the map, after a movement turn,
+of the power that has both ghosts and learned orders to show, so the picture shows what a
+fogged map is for (:func:`showcase`).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 from pathlib import Path
 
@@ -24,23 +25,67 @@ from fogdip.variants import PRESETS
 
 
 def played(preset: str, turns: int, seed: int) -> Game:
-    """A game of ``preset`` after ``turns`` turns of random play."""
+    """A game of ``preset`` after ``turns`` turns of random play, and on to the end of the
+    next movement turn (whose map has the most orders to show)."""
     game = Game.create(preset)
     rng = random.Random(seed)
-    for _ in range(turns):
-        if game.position.completed:
+    for count in range(turns + 4):
+        if game.position.completed or (count >= turns and game.record.history[-1].turn.endswith("M")):
             break
-        for power, lines in random_turn_orders(game.variant, game.position, rng).items():
-            game.file(power, lines, partial=True)
-        game.adjudicate()
+        play_one(game, rng)
     return game
 
 
-def interest(scene: Scene) -> tuple[int, int]:
-    """How much a map shows of what fog is about: ghosts, orders learned of other powers."""
+def play_one(game: Game, rng: random.Random) -> None:
+    for power, lines in random_turn_orders(game.variant, game.position, rng).items():
+        game.file(power, lines, partial=True)
+    game.adjudicate()
+
+
+def ghosts_and_learned(scene: Scene) -> tuple[int, int]:
     ghosts = sum(1 for unit in scene.units if unit.last_seen is not None)
     learned = sum(1 for order in scene.orders if order.power != scene.viewer)
-    return (min(ghosts, 4) + min(learned, 6), ghosts + learned)
+    return ghosts, learned
+
+
+def interest(scene: Scene) -> tuple[int, int, int]:
+    """How much a map shows of what fog is about: ghosts and orders learned of other powers,
+    both wanted; then the orders it draws at all."""
+    ghosts, learned = ghosts_and_learned(scene)
+    return (min(ghosts, 3) + min(learned, 3), min(ghosts, 6) + min(learned, 10), len(scene.orders))
+
+
+def showcase(preset: str, turns: int, seed: int) -> Scene:
+    """The map to show for ``preset``: after at least ``turns`` turns and a movement turn, the
+    power whose map has ghosts and learned orders (playing on, a movement turn at a time, until
+    one has both); the game master's map for the standard game, which has no fog."""
+    game = played(preset, turns, seed)
+    if preset == "standard":
+        return master_scene_of(game)
+    rng = random.Random(seed + 1)
+    best = max((power_scene_of(game, power) for power in game.powers), key=interest)
+    for _ in range(12):
+        ghosts, learned = ghosts_and_learned(best)
+        if (ghosts >= 1 and learned >= 2) or game.position.completed:
+            break
+        play_one(game, rng)
+        if game.record.history[-1].turn.endswith("M"):
+            best = max((power_scene_of(game, power) for power in game.powers), key=interest)
+    return best
+
+
+def compact(png: bytes) -> bytes:
+    """The PNG in 256 colours, a fifth of the size for the repository (with Pillow, where it is
+    installed; as drawn otherwise)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return png
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
+        out, "PNG", optimize=True
+    )
+    return out.getvalue()
 
 
 def main() -> None:
@@ -51,14 +96,8 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for preset in sorted(PRESETS):
-        game = played(preset, args.turns, args.seed)
-        if preset == "standard":
-            scene = master_scene_of(game)
-        else:
-            scene = max((power_scene_of(game, power) for power in game.powers), key=interest)
-        svg = render_svg(scene)
-        (args.out / f"{preset}.svg").write_text(svg, encoding="utf-8")
-        (args.out / f"{preset}.png").write_bytes(svg_to_png(svg))
+        scene = showcase(preset, args.turns, args.seed)
+        (args.out / f"{preset}.png").write_bytes(compact(svg_to_png(render_svg(scene))))
         print(f"{preset}: {scene.title}, {scene.subtitle} -> {args.out / preset}.png")
 
 

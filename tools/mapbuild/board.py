@@ -308,6 +308,22 @@ COAST_ANCHORS: dict[str, Place] = {
     "STP/SC": (29.6, 60.4),  # the Karelian isthmus
 }
 
+# Where the unit of a region much larger than its part of the board stands: the region's own
+# middle (its pole) lies far out in the ocean or the steppe, and arrows to it would cross the map.
+ANCHOR_FOCUS: dict[str, Place] = {
+    "NAO": (-19.0, 55.5),  # west of Ireland
+    "MAO": (-11.0, 43.0),  # west of Galicia
+    "NWG": (1.0, 65.0),
+    "BAR": (36.0, 71.5),  # off the Kola peninsula
+    "STP": (33.5, 63.0),  # Karelia
+    "MOS": (39.0, 56.0),  # east of Moscow
+    "SEV": (38.5, 47.0),  # north of the Sea of Azov
+    "ARM": (41.5, 39.8),  # Erzurum
+    "NAF": (-1.0, 34.0),  # the Algerian highlands near Morocco
+    "NAP": (16.3, 39.3),  # Calabria: the mainland, not Sicily
+    "SYR": (37.5, 35.0),  # Hama
+}
+
 # Neutral regions' names (the engine gives the provinces' names).
 NEUTRAL_NAMES: dict[str, str] = {
     "ireland": "Ireland",

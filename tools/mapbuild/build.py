@@ -120,7 +120,10 @@ def build(cache: Path, render_to: Path | None) -> dict[str, Any]:
         "anchors": anchors,
         "centres": centres,
     }
-    stuck = layout.lay_out(doc, {coast: (x, y) for coast, (x, y) in coasts.items()})
+    focus = {region: xy(unit_point(projector, place)) for region, place in board.ANCHOR_FOCUS.items()}
+    stuck = layout.lay_out(
+        doc, {coast: (x, y) for coast, (x, y) in coasts.items()}, {r: (x, y) for r, (x, y) in focus.items()}
+    )
     if stuck:
         print("warning: the layout leaves these in a collision:", ", ".join(stuck), file=sys.stderr)
     _check_points_inside(partition, anchors, centres)

@@ -95,12 +95,19 @@ def largest_part(shape: BaseGeometry) -> BaseGeometry:
     return max(getattr(shape, "geoms", [shape]), key=lambda p: p.area)
 
 
+def nearest_part(shape: BaseGeometry, point: Point) -> BaseGeometry:
+    parts = list(getattr(shape, "geoms", [shape]))
+    return min(parts, key=lambda part: part.distance(point))
+
+
 def snap(points: Array, scale: float) -> Array:
     """Candidates on the board's unit grid, so the file holds exactly the points scored."""
     return np.round(points / scale) * scale
 
 
-def anchor_item(loc: str, shape: BaseGeometry, centres: Array, scale: float) -> Item:
+def anchor_item(
+    loc: str, shape: BaseGeometry, centres: Array, scale: float, focus: tuple[float, float] | None = None
+) -> Item:
     points = snap(grid(shape, step_for(shape)), scale)
     d = depth(shape, points)
     keep = (d >= sizes.ANCHOR_DEPTH_PX + SLACK_PX) & shapely.contains_xy(shape, points[:, 0], points[:, 1])
@@ -108,14 +115,17 @@ def anchor_item(loc: str, shape: BaseGeometry, centres: Array, scale: float) -> 
         near = np.min(np.hypot(*(points[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)), axis=1)
         keep &= near >= sizes.UNIT_PX + sizes.CENTRE_PX + SLACK_PX
     points, d = points[keep], d[keep]
-    part = largest_part(shape)
-    pole = polylabel(part, tolerance=0.5)
-    room = part.boundary.distance(pole)
+    # The part the unit stands on: the largest, or the one nearest the focus.
+    part = largest_part(shape) if focus is None else nearest_part(shape, Point(focus))
+    pole = polylabel(part, tolerance=0.5) if focus is None else Point(focus)
+    room = part.boundary.distance(polylabel(part, tolerance=0.5))
     enough = min(room, 45.0)
     # Deep enough is what matters most; then the nearer the pole the better (the arrows meet the middle).
     own = 0.6 * (enough - np.minimum(d, enough)) + 0.12 * np.hypot(points[:, 0] - pole.x, points[:, 1] - pole.y)
     in_part = shapely.contains_xy(part, points[:, 0], points[:, 1])
-    own = own + np.where(in_part, 0.0, 40.0)
+    # Off the part: a little worse where it is merely the largest; out of the question where a
+    # focus names it (Naples stands on the mainland, not on Sicily).
+    own = own + np.where(in_part, 0.0, 40.0 if focus is None else 1000.0)
     return Item(loc, loc, False, points, own, extra={"pole": (pole.x, pole.y)})
 
 
@@ -447,8 +457,14 @@ def box_circle_box(p: Array, p_box: tuple[float, float, float, float], q: Array,
     return np.maximum(radius - np.hypot(dx, dy), 0.0)
 
 
-def lay_out(doc: dict[str, Any], coast_places: dict[str, tuple[float, float]], seed: int = 7) -> list[str]:
-    """Places the labels and anchors of ``doc`` (written in place, board units); returns what is still hard."""
+def lay_out(
+    doc: dict[str, Any],
+    coast_places: dict[str, tuple[float, float]],
+    focus_places: dict[str, tuple[float, float]] | None = None,
+    seed: int = 7,
+) -> list[str]:
+    """Places the labels and anchors of ``doc`` (written in place, board units); returns what is still hard.
+    ``focus_places`` (board units) stand in for the pole of regions much larger than their part of the board."""
     scale = check.px_scale(doc)
     shapes = check.region_shapes(doc)
     engine = standard_map()
@@ -456,7 +472,10 @@ def lay_out(doc: dict[str, Any], coast_places: dict[str, tuple[float, float]], s
     items: list[Item] = []
     for region in sorted(doc["regions"]):
         if region in engine.provinces and region != "SWI":
-            it = anchor_item(region, shapes[region], centres, scale)
+            focus = (focus_places or {}).get(region)
+            it = anchor_item(
+                region, shapes[region], centres, scale, None if focus is None else (focus[0] * scale, focus[1] * scale)
+            )
             it.label_key = region
             items.append(it)
     for coast, (x, y) in sorted(coast_places.items()):

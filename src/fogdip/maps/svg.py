@@ -314,8 +314,9 @@ def _unit_icon(unit: DrawnUnit, x: float, y: float, powers: tuple[str, ...], *, 
 
 
 def _short_phase(phase: str) -> str:
-    """``F1902M`` as ``F1902``: a movement phase is the season's main phase."""
-    return phase[:-1] if len(phase) == 6 and phase.endswith("M") else phase
+    """``F1902M`` as ``F1902``, ``W1902A`` as ``W1902``: the season's main phase goes without
+    saying (a retreat phase keeps its ``R``)."""
+    return phase[:-1] if len(phase) == 6 and phase.endswith(("M", "A")) else phase
 
 
 # -- orders -----------------------------------------------------------------------------------
@@ -618,7 +619,7 @@ def _title_row(scene: Scene, top: float) -> str:
     y = top + 24
     out = [f'<text x="14" y="{y:.1f}" font-size="18" font-weight="bold" fill="{style.OUTLINE}">{escape(title)}</text>']
     if scene.subtitle:
-        x = 14 + 11.2 * len(title) + 16
+        x = 14 + 12.4 * len(title) + 18
         out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="14" fill="#333333">{escape(scene.subtitle)}</text>')
     return "".join(out)
 
