@@ -118,3 +118,16 @@ def test_a_single_document_takes_no_game_options(tmp_path: Path) -> None:
     )
     (tmp_path / "bad.json").write_text("{")
     one_line_error(run("map", tmp_path / "bad.json", "-o", tmp_path / "x.svg"), "not valid JSON")
+
+
+def test_a_cropped_map_shows_the_known_part_of_the_board_enlarged(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-of-war", game).exit_code == 0
+    full, cropped = tmp_path / "full.svg", tmp_path / "crop.svg"
+    assert run("map", game, "--as", "ITALY", "-o", full).exit_code == 0
+    result = run("map", game, "--as", "ITALY", "--crop", "-o", cropped)
+    assert result.exit_code == 0, result.stderr
+    inner = ET.fromstring(cropped.read_text()).find("{http://www.w3.org/2000/svg}svg")
+    assert inner is not None and ET.fromstring(full.read_text()).find("{http://www.w3.org/2000/svg}svg") is None
+    x, y, width, height = map(float, (inner.get("viewBox") or "").split())
+    assert 0 <= x and 0 <= y and 500 <= width < 1500

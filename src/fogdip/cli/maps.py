@@ -4,6 +4,7 @@ turn as one power or the game master sees it.
 fogdip map position.json -o board.svg
 fogdip map game.json --as FRANCE -o france.png
 fogdip map game.json --gm --phase F1901M -o master.svg
+fogdip map game.json --as ITALY --crop -o italy.png
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from fogdip.maps.views import master_scene_of, power_scene_of, scene_of_phase, s
 SUFFIXES = (".svg", ".png")
 
 
-def write_map(scene: Scene, path: Path) -> Path:
+def write_map(scene: Scene, path: Path, *, crop: bool = False) -> Path:
     """Draw ``scene`` into ``path``, as PNG if it ends in ``.png`` and SVG otherwise."""
-    svg = render_svg(scene)
+    svg = render_svg(scene, crop=crop)
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() == ".png":
         path.write_bytes(svg_to_png(svg))
@@ -47,8 +48,14 @@ def map_command(
     master: Annotated[bool, typer.Option("--gm", help="With a game file: draw the game master's map.")] = False,
     phase: Annotated[
         str | None,
-        typer.Option("--phase", help="With a game file: the turn to draw, as after it (default: the latest)."),
+        typer.Option(
+            "--phase", help="With a game file: the turn to draw, as after it (default: the latest; 'start': the opening)."
+        ),
     ] = None,
+    crop: Annotated[
+        bool,
+        typer.Option("--crop", help="Show only the part of the board the viewer knows, enlarged (for small screens)."),
+    ] = False,
 ) -> None:
     """Draw a map. A game file is drawn as one power sees it (--as) or whole (--gm); a phase
     document shows its position and any orders it holds; a result document (what 'fogdip
@@ -58,7 +65,7 @@ def map_command(
     with errors():
         doc: Any = json.loads(read_input(source))
         scene = _scene(doc, source, as_power, master, phase)
-        write_map(scene, output)
+        write_map(scene, output, crop=crop)
     Console(highlight=False).print(f"Drew {scene.title} into {output}.")
 
 

@@ -71,21 +71,27 @@ def painter(map_name: str) -> Painter:
     )
 
 
-def render_svg(scene: Scene) -> str:
-    """The SVG document of ``scene``."""
+def render_svg(scene: Scene, *, crop: bool = False) -> str:
+    """The SVG document of ``scene``. With ``crop``, the map shows only the part of the board
+    the viewer knows (what it sees, its ghosts, the places its orders name), enlarged to the
+    full width: on a phone's screen its names and units read without zooming."""
     paint = painter(scene.map)
     legend = _Legend(scene)
-    height = paint.height + legend.height
+    box = _known_box(paint, scene) if crop else (0.0, 0.0, WIDTH, paint.height)
+    map_height = box[3] * WIDTH / box[2]
+    height = map_height + legend.height
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:.0f} {height:.0f}" '
         f'width="{WIDTH:.0f}" height="{height:.0f}" font-family="{_FONT}" role="img">',
         f"<title>{escape(_heading(scene))}</title>",
         _DEFS,
-        paint.board,
-        _fog(paint, scene.fog),
-        paint.names,
-        _centres(paint, scene),
     ]
+    if crop:
+        x, y, w, h = box
+        out.append(
+            f'<svg x="0" y="0" width="{WIDTH:.0f}" height="{map_height:.1f}" viewBox="{x:.1f} {y:.1f} {w:.1f} {h:.1f}">'
+        )
+    out.extend([paint.board, _fog(paint, scene.fog), paint.names, _centres(paint, scene)])
     arrows = _Arrows(paint, scene)
     for order in scene.orders:
         arrows.draw(order)
@@ -93,9 +99,45 @@ def render_svg(scene: Scene) -> str:
     out.append(_units(paint, scene))
     out.append("".join(arrows.over))
     out.append(_marks(paint, scene))
-    out.append(legend.draw(paint.height))
+    if crop:
+        out.append("</svg>")
+    out.append(legend.draw(map_height))
     out.append("</svg>\n")
     return "".join(out)
+
+
+#: A cropped map shows at least this much of the board, in map units (about 1,800 km), and
+#: keeps a shape between these proportions (width to height).
+_SMALLEST_CROP = 500.0
+_CROP_SHAPE = (1.0, 1.6)
+_CROP_MARGIN = 70.0
+
+
+def _known_box(paint: Painter, scene: Scene) -> tuple[float, float, float, float]:
+    """The part of the map the viewer knows: its provinces in sight, its ghosts and the places
+    its orders name, with a margin; as ``x, y, width, height``."""
+    geometry = paint.geometry
+    points: list[Point] = []
+    for code, region in geometry.regions.items():
+        if region.kind in ("land", "sea") and code not in scene.fog:
+            points.append((region.label[0] * paint.scale, region.label[1] * paint.scale))
+    for unit in scene.units:
+        if unit.location in geometry.anchors:
+            points.append(paint.point(unit.location))
+    for drawn in scene.orders:
+        for place in drawn.order.places:
+            if isinstance(place, str) and place in geometry.anchors:
+                points.append(paint.point(place))
+    if not points or not scene.fog:
+        return (0.0, 0.0, WIDTH, paint.height)
+    left, right = min(p[0] for p in points) - _CROP_MARGIN, max(p[0] for p in points) + _CROP_MARGIN
+    top, bottom = min(p[1] for p in points) - _CROP_MARGIN, max(p[1] for p in points) + _CROP_MARGIN
+    width, height = max(right - left, _SMALLEST_CROP), max(bottom - top, _SMALLEST_CROP / _CROP_SHAPE[1])
+    width, height = max(width, height * _CROP_SHAPE[0]), max(height, width / _CROP_SHAPE[1])
+    width, height = min(width, WIDTH), min(height, paint.height)
+    x = min(max((left + right - width) / 2, 0.0), WIDTH - width)
+    y = min(max((top + bottom - height) / 2, 0.0), paint.height - height)
+    return (x, y, width, height)
 
 
 # -- the board, drawn once per map ---------------------------------------------------------
