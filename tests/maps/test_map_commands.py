@@ -131,3 +131,24 @@ def test_a_cropped_map_shows_the_known_part_of_the_board_enlarged(tmp_path: Path
     assert inner is not None and ET.fromstring(full.read_text()).find("{http://www.w3.org/2000/svg}svg") is None
     x, y, width, height = map(float, (inner.get("viewBox") or "").split())
     assert 0 <= x and 0 <= y and 500 <= width < 1500
+
+
+def test_without_cairo_the_reports_still_go_out_with_svg_maps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without the Cairo library: PNG cannot be drawn, which is said once; every
+    report and SVG map is still written and the turn is saved."""
+    import fogdip.cli.gm as gm
+    from fogdip.maps.png import PngUnavailable
+
+    def no_cairo(svg: str) -> bytes:
+        raise PngUnavailable("PNG maps need cairosvg and the Cairo library (no library called 'cairo')")
+
+    monkeypatch.setattr(gm, "svg_to_png", no_cairo)
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-of-war", game).exit_code == 0
+    result = run("gm", "adjudicate", game, "--reports", tmp_path / "reports")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("warning: the maps are written as SVG only") == 1
+    folder = tmp_path / "reports" / "S1901M"
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(f"{p}.svg" for p in (*POWERS, "MASTER"))
+    assert not list(folder.glob("*.png"))
+    assert "next: S1901R" in result.stdout

@@ -24,7 +24,7 @@ from fogdip.codec.observations import observation_to_json
 from fogdip.codec.views import power_view_to_json
 from fogdip.fog.report import observation_text
 from fogdip.game import FileStore, GameService
-from fogdip.maps.png import svg_to_png
+from fogdip.maps.png import PngUnavailable, svg_to_png
 from fogdip.maps.scene import Scene
 from fogdip.maps.svg import render_svg
 from fogdip.maps.views import master_scene_of, power_scene_of
@@ -144,21 +144,30 @@ def adjudicate(
         if reports is not None:
             folder = reports / played.turn
             folder.mkdir(parents=True, exist_ok=True)
+            png = True
             for power, seen in played.observations.items():
                 (folder / f"{power}.txt").write_text(observation_text(seen) + "\n", encoding="utf-8")
                 report = json.dumps(observation_to_json(seen), indent=1)
                 (folder / f"{power}.json").write_text(report + "\n", encoding="utf-8")
-                _draw_both(power_scene_of(record, power), folder / power)
-            _draw_both(master_scene_of(record), folder / "MASTER")
+                png = _draw_both(power_scene_of(record, power), folder / power, png=png)
+            _draw_both(master_scene_of(record), folder / "MASTER", png=png)
         where = f"; reports in {reports / played.turn}" if reports is not None else ""
         Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
 
 
-def _draw_both(scene: Scene, stem: Path) -> None:
-    """A map as ``stem.svg`` and ``stem.png``."""
+def _draw_both(scene: Scene, stem: Path, *, png: bool) -> bool:
+    """A map as ``stem.svg`` and, if ``png``, ``stem.png``. Where PNG cannot be drawn here
+    (no Cairo), says so once and returns ``False``: the SVG maps and the reports still go out."""
     svg = render_svg(scene)
     stem.with_suffix(".svg").write_text(svg, encoding="utf-8")
-    stem.with_suffix(".png").write_bytes(svg_to_png(svg))
+    if not png:
+        return False
+    try:
+        stem.with_suffix(".png").write_bytes(svg_to_png(svg))
+    except PngUnavailable as exc:
+        typer.echo(f"fogdip: warning: the maps are written as SVG only: {exc}", err=True)
+        return False
+    return True
 
 
 @gm_app.command()

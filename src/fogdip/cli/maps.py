@@ -49,7 +49,8 @@ def map_command(
     phase: Annotated[
         str | None,
         typer.Option(
-            "--phase", help="With a game file: the turn to draw, as after it (default: the latest; 'start': the opening)."
+            "--phase",
+            help="With a game file: the turn to draw, as after it (default: the latest; 'start': the opening).",
         ),
     ] = None,
     crop: Annotated[
