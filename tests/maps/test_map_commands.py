@@ -130,7 +130,8 @@ def test_a_cropped_map_shows_the_known_part_of_the_board_enlarged(tmp_path: Path
     inner = ET.fromstring(cropped.read_text()).find("{http://www.w3.org/2000/svg}svg")
     assert inner is not None and ET.fromstring(full.read_text()).find("{http://www.w3.org/2000/svg}svg") is None
     x, y, width, height = map(float, (inner.get("viewBox") or "").split())
-    assert 0 <= x and 0 <= y and 500 <= width < 1500
+    assert x >= 0 and y >= 0 and 500 <= width < 1500
+    assert 1.0 <= width / height <= 1.6
 
 
 def test_without_cairo_the_reports_still_go_out_with_svg_maps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
