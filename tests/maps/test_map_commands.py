@@ -41,16 +41,20 @@ def game(tmp_path: Path) -> Path:
 
 def test_gm_adjudicate_writes_every_power_s_map_beside_its_report(game: Path) -> None:
     folder = game.parent / "reports" / "S1901M"
-    for power in (*POWERS, "MASTER"):
-        svg = (folder / f"{power}.svg").read_text()
+    for stem in (*POWERS, "gm/board"):
+        svg = (folder / f"{stem}.svg").read_text()
         ET.fromstring(svg)
-        assert (folder / f"{power}.png").read_bytes().startswith(PNG)
+        assert (folder / f"{stem}.png").read_bytes().startswith(PNG)
+    # the turn's folder holds only what may go to the powers; the whole board is apart
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == sorted(
+        f"{power}.{ext}" for power in POWERS for ext in ("txt", "json", "svg", "png")
+    )
     for power in POWERS:
         assert (folder / f"{power}.txt").exists() and (folder / f"{power}.json").exists()
     france = (folder / "FRANCE.svg").read_text()
     assert "A BUR (Germany)" in france  # France sees the army arrive in Burgundy
     assert "F HOL (Germany)" not in france  # and not the fleet in Holland
-    assert "F HOL (Germany)" in (folder / "MASTER.svg").read_text()
+    assert "F HOL (Germany)" in (folder / "gm" / "board.svg").read_text()
 
 
 def test_fogdip_map_draws_the_same_bytes_as_the_reports(game: Path, tmp_path: Path) -> None:
@@ -62,7 +66,7 @@ def test_fogdip_map_draws_the_same_bytes_as_the_reports(game: Path, tmp_path: Pa
     assert run("map", game, "--as", "FRANCE", "-o", out).exit_code == 0  # the latest report: the same turn
     assert out.read_text() == (folder / "FRANCE.svg").read_text()
     assert run("map", game, "--gm", "-o", out).exit_code == 0
-    assert out.read_text() == (folder / "MASTER.svg").read_text()
+    assert out.read_text() == (folder / "gm" / "board.svg").read_text()
     png = tmp_path / "start.png"
     assert run("map", game, "--as", "FRANCE", "--phase", "start", "-o", png).exit_code == 0
     assert png.read_bytes().startswith(PNG)
@@ -150,6 +154,7 @@ def test_without_cairo_the_reports_still_go_out_with_svg_maps(tmp_path: Path, mo
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count("warning: the maps are written as SVG only") == 1
     folder = tmp_path / "reports" / "S1901M"
-    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(f"{p}.svg" for p in (*POWERS, "MASTER"))
-    assert not list(folder.glob("*.png"))
+    assert sorted(p.name for p in folder.glob("*.svg")) == sorted(f"{p}.svg" for p in POWERS)
+    assert (folder / "gm" / "board.svg").exists()
+    assert not list(folder.glob("**/*.png"))
     assert "next: S1901R" in result.stdout

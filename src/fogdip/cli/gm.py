@@ -150,7 +150,10 @@ def adjudicate(
                 report = json.dumps(observation_to_json(seen), indent=1)
                 (folder / f"{power}.json").write_text(report + "\n", encoding="utf-8")
                 png = _draw_both(power_scene_of(record, power), folder / power, png=png)
-            _draw_both(master_scene_of(record), folder / "MASTER", png=png)
+            # The whole board goes in a folder of its own, so that the turn's folder holds only
+            # what may be sent to the powers.
+            (folder / "gm").mkdir(exist_ok=True)
+            _draw_both(master_scene_of(record), folder / "gm" / "board", png=png)
         where = f"; reports in {reports / played.turn}" if reports is not None else ""
         Console(highlight=False).print(f"Adjudicated {played.turn}; next: {record.turn}{where}.")
 

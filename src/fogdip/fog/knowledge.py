@@ -57,6 +57,8 @@ class Knowledge:
     _sightings: dict[str, tuple[SeenUnit, str]] = field(default_factory=dict)
     _centers: dict[str, KnownCenter] = field(default_factory=dict)
     observations: int = 0
+    #: The provinces whose sightings the latest observation made (its own units, not ghosts).
+    _current: set[str] = field(default_factory=set)
 
     @classmethod
     def rebuild(cls, power: str, observations: Iterable[Observation]) -> Knowledge:
@@ -71,8 +73,10 @@ class Knowledge:
         cls, power: str, phase: str | None, ghosts: Iterable[Ghost], centers: dict[str, KnownCenter], observations: int
     ) -> Knowledge:
         """Knowledge as it was saved (:func:`fogdip.codec.knowledge_to_json`)."""
+        ghosts = list(ghosts)
         sightings = {ghost.province: (ghost.unit, ghost.phase) for ghost in ghosts}
-        return cls(power, phase, sightings, dict(centers), observations)
+        current = {ghost.province for ghost in ghosts if ghost.current}
+        return cls(power, phase, sightings, dict(centers), observations, current)
 
     def update(self, seen: Observation) -> None:
         if seen.power != self.power:
@@ -80,11 +84,17 @@ class Knowledge:
         stamp = seen.next_phase if seen.opening else seen.phase
         for province in seen.visible:
             self._sightings.pop(province, None)
+        self._current = set()
         for unit in seen.units:
-            if unit.owner == self.power or unit.dislodged:
+            if unit.dislodged:
+                # Not a sighting to keep (it retreats or is gone next phase), and no reason to
+                # forget the unit that drove it out, seen in the same province.
+                continue
+            if unit.owner == self.power:
                 self._sightings.pop(unit.province, None)
                 continue
             self._sightings[unit.province] = (unit, stamp)
+            self._current.add(unit.province)
         for center, owner in seen.centers:
             self._centers[center] = KnownCenter(owner, stamp)
         for notice in seen.notices_of("center-lost"):
@@ -95,8 +105,11 @@ class Knowledge:
         self.observations += 1
 
     def ghosts(self) -> list[Ghost]:
-        """Every foreign unit's last sighting, by province."""
-        return [Ghost(unit, phase, phase == self.phase) for _province, (unit, phase) in sorted(self._sightings.items())]
+        """Every foreign unit's last sighting, by province; ``current`` for those the latest
+        observation made (decided by the observation, not by the phase's name: the opening
+        report and the first turn's report carry the same one)."""
+        current = self._current
+        return [Ghost(unit, phase, province in current) for province, (unit, phase) in sorted(self._sightings.items())]
 
     def centers(self) -> dict[str, KnownCenter]:
         """The last-known owner of every centre the power has known about

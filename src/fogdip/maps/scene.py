@@ -94,7 +94,7 @@ def power_scene(board: Map, observation: Observation, knowledge: Knowledge) -> S
     units = [DrawnUnit(unit.location, unit.owner, unit.kind, unit.dislodged) for unit in observation.units]
     seen_at = {unit.province for unit in observation.units}
     for ghost in knowledge.ghosts():
-        if ghost.current or ghost.province in visible or ghost.province in seen_at:
+        if ghost.province in visible or ghost.province in seen_at:
             continue
         unit = ghost.unit
         units.append(DrawnUnit(unit.location, unit.owner, unit.kind, False, ghost.phase))
