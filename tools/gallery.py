@@ -43,34 +43,40 @@ def play_one(game: Game, rng: random.Random) -> None:
 
 
 def ghosts_and_learned(scene: Scene) -> tuple[int, int]:
+    """The ghosts a map shows, and what it shows learned of other powers: their orders, and
+    the notices that name a province."""
     ghosts = sum(1 for unit in scene.units if unit.last_seen is not None)
-    learned = sum(1 for order in scene.orders if order.power != scene.viewer)
+    learned = sum(1 for order in scene.orders if order.power != scene.viewer) + len(scene.marks)
     return ghosts, learned
 
 
 def interest(scene: Scene) -> tuple[int, int, int]:
-    """How much a map shows of what fog is about: ghosts and orders learned of other powers,
-    both wanted; then the orders it draws at all."""
+    """How much a map shows of what fog is about: ghosts and things learned, both wanted; then
+    the orders it draws at all."""
     ghosts, learned = ghosts_and_learned(scene)
     return (min(ghosts, 3) + min(learned, 3), min(ghosts, 6) + min(learned, 10), len(scene.orders))
 
 
 def showcase(preset: str, turns: int, seed: int) -> Scene:
-    """The map to show for ``preset``: after at least ``turns`` turns and a movement turn, the
-    power whose map has ghosts and learned orders (playing on, a movement turn at a time, until
-    one has both); the game master's map for the standard game, which has no fog."""
+    """The map to show for ``preset``: the first map, after at least ``turns`` turns and after
+    a movement turn, of a power with ghosts and at least two things learned of others (or the
+    best seen in 30 turns more); the game master's map for the standard game, which has no fog."""
     game = played(preset, turns, seed)
     if preset == "standard":
         return master_scene_of(game)
     rng = random.Random(seed + 1)
-    best = max((power_scene_of(game, power) for power in game.powers), key=interest)
-    for _ in range(12):
-        ghosts, learned = ghosts_and_learned(best)
-        if (ghosts >= 1 and learned >= 2) or game.position.completed:
+    best: Scene | None = None
+    for _ in range(30):
+        if game.record.history[-1].turn.endswith("M"):
+            here = max((power_scene_of(game, power) for power in game.powers), key=interest)
+            best = here if best is None or interest(here) > interest(best) else best
+            ghosts, learned = ghosts_and_learned(here)
+            if ghosts >= 1 and learned >= 2:
+                return here
+        if game.position.completed:
             break
         play_one(game, rng)
-        if game.record.history[-1].turn.endswith("M"):
-            best = max((power_scene_of(game, power) for power in game.powers), key=interest)
+    assert best is not None
     return best
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fogdip.codec.observations import knowledge_from_json, knowledge_to_json
-from fogdip.fog import Knowledge, Observation, SeenUnit
+from fogdip.fog import Knowledge, Observation, SeenOrder, SeenUnit
+from fogdip.fog.masked import SUCCEEDED, MaskedOrder, MaskedUnit, OrderKind, SeenResult
 from fogdip.game import Game
 
 
@@ -49,3 +52,24 @@ def test_the_unit_that_drove_another_out_is_remembered() -> None:
     assert [(str(g.unit), g.owner, g.phase, g.current) for g in knowledge.ghosts()] == [
         ("A BUR", "GERMANY", "S1901M", False)
     ]
+
+
+def test_a_ghost_goes_once_the_power_learns_its_unit_moved_away() -> None:
+    """France saw A BUR; it then learns 'A BUR - PAR' succeeded (the army arrives in Paris,
+    which it sees): Burgundy, still out of sight, holds no ghost of it any more."""
+    saw = seen("S1901M", "F1901M", {"BUR"}, [SeenUnit("BUR", "GERMANY", "A")])
+    moved = Observation.build(
+        variant="fog-of-war",
+        power="ITALY",
+        phase="F1901M",
+        next_phase="W1901A",
+        visible={"PAR"},
+        units=[SeenUnit("PAR", "GERMANY", "A")],
+        orders=[SeenOrder("GERMANY", MaskedOrder(OrderKind.MOVE, MaskedUnit("A", "BUR"), target="PAR"), SUCCEEDED)],
+        centers={},
+    )
+    bounced = dataclasses.replace(
+        moved, units=(), orders=(dataclasses.replace(moved.orders[0], result=SeenResult.told(("bounce",))),)
+    )
+    assert [g.province for g in Knowledge.rebuild("ITALY", [saw, moved]).ghosts()] == ["PAR"]
+    assert [g.province for g in Knowledge.rebuild("ITALY", [saw, bounced]).ghosts()] == ["BUR"]

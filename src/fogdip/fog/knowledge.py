@@ -2,8 +2,9 @@
 
 Foreign units are not identifiable from one phase to the next, so knowledge is kept by place:
 a **ghost** is the last sighting of a foreign unit in a province, with the phase it was made
-in. A ghost is cleared once the province is seen again without it. Centre owners are kept
-the same way: the last owner known, with when it was known.
+in. A ghost is cleared once the province is seen again without it, or once the power learns
+that a unit moved away from it. Centre owners are kept the same way: the last owner known,
+with when it was known.
 
 >>> from fogdip.fog.observation import Observation, SeenUnit
 >>> first = Observation.build(variant="v", power="GERMANY", phase="S1901M", next_phase="F1901M",
@@ -20,7 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from fogdip.fog.masked import OrderKind
 from fogdip.fog.observation import Observation, SeenUnit
+
+#: Orders that take a unit away from its province when they succeed.
+_LEAVING = frozenset({OrderKind.MOVE, OrderKind.RETREAT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,14 @@ class Knowledge:
         stamp = seen.next_phase if seen.opening else seen.phase
         for province in seen.visible:
             self._sightings.pop(province, None)
+        for order in seen.orders:
+            # A unit the power learns has moved away from a place it knows: whatever it last
+            # saw there has gone from it.
+            moved, result = order.order, order.result
+            if moved.kind in _LEAVING and moved.unit is not None and result is not None and result.succeeded:
+                origin = moved.unit.location
+                if isinstance(origin, str):
+                    self._sightings.pop(origin.partition("/")[0], None)
         self._current = set()
         for unit in seen.units:
             if unit.dislodged:
