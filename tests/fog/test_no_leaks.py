@@ -952,7 +952,9 @@ def test_knowledge_is_rebuilt_from_observations_alone(name: str, seed: int, powe
         for later in seen[sightings[-1] + 1 :]:
             assert ghost.province not in later.visible
             assert all(u.province != ghost.province for u in later.units)
-        assert ghost.current == (ghost.phase == stamp(seen[-1]))
+        # Current: made by the latest observation (not "stamped with its phase": the opening
+        # report and the first turn's report carry the same phase).
+        assert ghost.current == (ghost.unit in seen[-1].units)
     for center, known in incremental.centers().items():
         assert any(
             center in o.center_owners or any(n.get("center") == center for n in o.notices_of("center-lost"))
