@@ -1,0 +1,81 @@
+"""``fogdip serve`` and ``fogdip db upgrade``: the server, on the embedded SQLite database by
+default or PostgreSQL with ``--database``. Settings come from flags, else ``FOGDIP_*``
+environment variables (docs/server.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from fogdip.cli.common import errors
+
+db_app = typer.Typer(name="db", help="The server's database: upgrade applies its migrations.", no_args_is_help=True)
+
+DataOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--data", help="Data directory for the embedded database (default ~/.local/share/fogdip; FOGDIP_DATA)."
+    ),
+]
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database",
+        help="A database URL instead of the embedded SQLite, e.g. postgresql+psycopg://user:pw@host/db (FOGDIP_DATABASE).",
+    ),
+]
+
+
+def _settings(data: Path | None, database: str | None, **more: object) -> object:
+    from fogdip.server.config import Settings
+
+    return Settings.from_env().with_overrides(data_dir=data, database=database, **more)
+
+
+def serve(
+    data: DataOption = None,
+    database: DatabaseOption = None,
+    host: Annotated[
+        str | None, typer.Option("--host", help="Address to listen on (default 127.0.0.1; FOGDIP_HOST).")
+    ] = None,
+    port: Annotated[int | None, typer.Option("--port", help="Port to listen on (default 8500; FOGDIP_PORT).")] = None,
+) -> None:
+    """Run the fogdip server. With no arguments: the embedded SQLite database in the data
+    directory, nothing to set up; its migrations are applied at start."""
+    import uvicorn
+
+    from fogdip.server.app import create_app
+    from fogdip.server.config import Settings
+
+    with errors():
+        settings = _settings(data, database, host=host, port=port)
+        assert isinstance(settings, Settings)
+        app = create_app(settings)
+    where = (
+        f"the embedded SQLite database {settings.data_dir / 'fogdip.sqlite3'} (one process)"
+        if settings.is_sqlite
+        else "PostgreSQL"
+    )
+    shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0") else settings.host
+    typer.echo(f"fogdip is serving at http://{shown}:{settings.port}/ (API described at /docs), on {where}.")
+    typer.echo("Press Ctrl+C to stop.")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
+
+
+@db_app.command()
+def upgrade(data: DataOption = None, database: DatabaseOption = None) -> None:
+    """Apply the database's migrations (fogdip serve also does it when it starts)."""
+    from fogdip.server.config import Settings
+    from fogdip.server.db import Database
+
+    with errors():
+        settings = _settings(data, database)
+        assert isinstance(settings, Settings)
+        db = Database(settings.database_url)
+        before = db.revision()
+        db.upgrade()
+        after = db.revision()
+        db.dispose()
+    typer.echo(f"Database at migration {after}" + ("" if before == after else f" (was {before or 'empty'})") + ".")

@@ -1,0 +1,167 @@
+"""A small typed client for a fogdip server, for bots, scripts and tests (httpx).
+
+>>> client = FogdipClient("http://127.0.0.1:8500", token="...")
+>>> client.base_url
+'http://127.0.0.1:8500'
+
+A player's whole turn::
+
+    client = FogdipClient(url)
+    client.sign_in("alice", "correct horse battery")
+    view = client.view(game_id)                     # only what Alice's power may know
+    client.file_orders(game_id, ["A PAR - BUR"])    # every line's verdict; raises if one fails
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from fogdip.codec.api import (
+    CSRF_HEADER,
+    AccountOut,
+    GameOut,
+    OrdersOut,
+    SessionOut,
+    TokenOut,
+    TurnOut,
+)
+
+
+class ApiFailure(Exception):
+    """The server answered with an error: its status, code and message."""
+
+    def __init__(self, status: int, code: str, message: str, body: Any = None) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.body = body
+
+
+class FogdipClient:
+    """One account's connection to one server: a personal API token, or a signed-in session
+    (whose CSRF token it sends with every change)."""
+
+    def __init__(self, base_url: str, token: str | None = None, *, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
+        self._csrf: str | None = None
+
+    def __enter__(self) -> FogdipClient:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # --- plumbing ------------------------------------------------------------------------
+
+    def request(
+        self, method: str, path: str, *, json: Any = None, params: dict[str, Any] | None = None
+    ) -> httpx.Response:
+        """Any request; raises :class:`ApiFailure` on an error answer."""
+        headers = {CSRF_HEADER: self._csrf} if self._csrf and method not in ("GET", "HEAD") else {}
+        response = self._http.request(method, path, json=json, params=params, headers=headers)
+        if response.status_code >= 400:
+            try:
+                body = response.json()
+                error = body["error"]
+                raise ApiFailure(response.status_code, error["code"], error["message"], body)
+            except (ValueError, KeyError, TypeError):
+                raise ApiFailure(response.status_code, "http", response.text[:200]) from None
+        return response
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self.request(method, path, **kwargs).json()
+
+    # --- the server and accounts -------------------------------------------------------------
+
+    def healthz(self) -> dict[str, str]:
+        answer: dict[str, str] = self._json("GET", "/healthz")
+        return answer
+
+    def sign_up(self, name: str, password: str) -> AccountOut:
+        return AccountOut.model_validate(
+            self._json("POST", "/api/v1/accounts", json={"name": name, "password": password})
+        )
+
+    def sign_in(self, name: str, password: str) -> SessionOut:
+        session = SessionOut.model_validate(
+            self._json("POST", "/api/v1/session", json={"name": name, "password": password})
+        )
+        self._csrf = session.csrf_token
+        return session
+
+    def sign_out(self) -> None:
+        self.request("DELETE", "/api/v1/session")
+        self._csrf = None
+
+    def me(self) -> AccountOut:
+        return AccountOut.model_validate(self._json("GET", "/api/v1/me"))
+
+    def make_token(self, label: str = "bot") -> str:
+        """A new personal API token (the only time the server shows it)."""
+        made = TokenOut.model_validate(self._json("POST", "/api/v1/tokens", json={"label": label}))
+        assert made.token is not None
+        return made.token
+
+    def tokens(self) -> list[TokenOut]:
+        return [TokenOut.model_validate(item) for item in self._json("GET", "/api/v1/tokens")]
+
+    def revoke_token(self, token_id: int) -> None:
+        self.request("DELETE", f"/api/v1/tokens/{token_id}")
+
+    def reset_password(self, name: str, password: str) -> None:
+        """Set another account's password (the server's admin only)."""
+        self.request("POST", "/api/v1/admin/password", json={"name": name, "password": password})
+
+    # --- games -----------------------------------------------------------------------------
+
+    def create_game(
+        self, preset: str, options: dict[str, Any] | None = None, *, name: str = "", private: bool = True
+    ) -> GameOut:
+        body = {"preset": preset, "options": options or {}, "name": name, "private": private}
+        return GameOut.model_validate(self._json("POST", "/api/v1/games", json=body))
+
+    def games(self) -> list[GameOut]:
+        return [GameOut.model_validate(item) for item in self._json("GET", "/api/v1/games")]
+
+    def game(self, game_id: str) -> GameOut:
+        return GameOut.model_validate(self._json("GET", f"/api/v1/games/{game_id}"))
+
+    def join(self, game_id: str, power: str | None = None, invite: str | None = None) -> GameOut:
+        body = {"power": power, "invite": invite}
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/join", json=body))
+
+    def seat_bots(self, game_id: str, powers: list[str] | None = None) -> GameOut:
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/bots", json={"powers": powers}))
+
+    def start(self, game_id: str) -> GameOut:
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/start"))
+
+    def view(self, game_id: str) -> dict[str, Any]:
+        """A player's view (reports, knowledge, filed lines), or the game master's board."""
+        answer: dict[str, Any] = self._json("GET", f"/api/v1/games/{game_id}/view")
+        return answer
+
+    def map_svg(self, game_id: str, phase: str | None = None, *, crop: bool = False) -> str:
+        params: dict[str, Any] = {"crop": crop}
+        if phase is not None:
+            params["phase"] = phase
+        return self.request("GET", f"/api/v1/games/{game_id}/map.svg", params=params).text
+
+    def file_orders(self, game_id: str, lines: list[str]) -> OrdersOut:
+        """File the power's orders, replacing earlier ones; raises :class:`ApiFailure` (422,
+        with every line's verdict in ``body``) if a line is refused, and nothing is filed."""
+        return OrdersOut.model_validate(self._json("PUT", f"/api/v1/games/{game_id}/orders", json={"lines": lines}))
+
+    def adjudicate(self, game_id: str) -> TurnOut:
+        return TurnOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/adjudicate"))

@@ -1,0 +1,121 @@
+"""The server's API as values: every request and response body, as Pydantic models. The server
+(:mod:`fogdip.server`) answers with them, :mod:`fogdip.client` reads them back, and
+``/docs`` describes them.
+
+>>> GameIn(preset="fog-of-war").private
+True
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from fogdip.variants import PRESETS
+
+CSRF_HEADER = "X-CSRF-Token"
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every answer that is not a success."""
+
+    error: ErrorBody
+
+
+class Credentials(BaseModel):
+    name: str = Field(description="3 to 40 letters, digits, '_', '.' or '-', starting with a letter or digit")
+    password: str = Field(description="at least 10 characters")
+
+
+class AccountOut(BaseModel):
+    name: str
+    is_admin: bool = False
+
+
+class SessionOut(AccountOut):
+    csrf_token: str = Field(description=f"send it back in the {CSRF_HEADER} header with every change")
+
+
+class TokenIn(BaseModel):
+    label: str = Field(default="token", max_length=80)
+
+
+class TokenOut(BaseModel):
+    id: int
+    label: str
+    created_at: datetime
+    revoked: bool
+    token: str | None = Field(default=None, description="the token itself: shown once, when it is made")
+
+
+class PasswordReset(BaseModel):
+    name: str
+    password: str
+
+
+class GameIn(BaseModel):
+    preset: str = Field(description=f"one of: {', '.join(sorted(PRESETS))}")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="option overrides, as 'fogdip variants' lists them"
+    )
+    name: str = Field(default="", max_length=80)
+    private: bool = Field(default=True, description="a private game is joined by its invitation only")
+
+
+class SeatOut(BaseModel):
+    power: str
+    taken: bool
+    bot: bool
+    yours: bool
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    preset: str
+    variant: str
+    status: str
+    turn: str
+    private: bool
+    seats: list[SeatOut]
+    role: str = Field(description="what the asker is in this game: master, player, or none")
+    power: str | None = Field(default=None, description="the asker's power, if it plays one")
+    invite: str | None = Field(default=None, description="the invitation secret: shown to the game master only")
+
+
+class JoinIn(BaseModel):
+    power: str | None = Field(default=None, description="the power to play; none: a random free one")
+    invite: str | None = Field(default=None, description="the invitation secret of a private game")
+
+
+class BotsIn(BaseModel):
+    powers: list[str] | None = Field(default=None, description="the powers for the bot; none: every free seat")
+
+
+class OrdersIn(BaseModel):
+    lines: list[str] = Field(max_length=200, description="order lines, one per line as in 'fogdip gm orders'")
+
+
+class LineOut(BaseModel):
+    number: int
+    text: str
+    ok: bool
+    error: str | None
+
+
+class OrdersOut(BaseModel):
+    filed: bool
+    lines: list[LineOut]
+
+
+class TurnOut(BaseModel):
+    adjudicated: str
+    next: str
+    completed: bool

@@ -1,0 +1,148 @@
+"""The ASGI application: routes, error answers, limits, and the pages a person opens first.
+
+``create_app(settings)`` makes one; ``fogdip serve`` runs it under uvicorn. It keeps no game
+logic: every game action is the game service's.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fogdip.server import auth, games
+from fogdip.server.config import Settings
+from fogdip.server.db import Database
+from fogdip.server.errors import ApiError
+from fogdip.server.state import ServerState
+
+log = logging.getLogger("fogdip.server")
+
+
+def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
+    """A fogdip server with ``settings``; its database is brought up to date when it starts
+    (unless ``upgrade`` is false)."""
+    database = Database(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if upgrade:
+            database.upgrade()
+        yield
+        database.dispose()
+
+    app = FastAPI(
+        title="fogdip",
+        summary="Diplomacy with hidden information: fog of war, blind and gunboat variants.",
+        version=_version(),
+        lifespan=lifespan,
+        docs_url="/docs",
+    )
+    app.state.fogdip = ServerState(settings, database)
+    app.include_router(auth.router)
+    app.include_router(games.router)
+    _errors(app)
+    _limits(app, settings)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home() -> str:
+        return _HOME
+
+    @app.get("/healthz", tags=["server"], summary="Is the server up, and its database reachable")
+    def healthz() -> dict[str, str]:
+        with database.reading() as session:
+            session.execute(text("SELECT 1"))
+        return {"status": "ok", "database": "sqlite" if database.is_sqlite else "postgresql"}
+
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": {"code": exc.code, "message": exc.message}, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": "invalid", "message": _explain(exc)}},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = {
+            404: "no such page; the API is under /api/v1 and described at /docs",
+            405: "that method is not allowed here",
+        }
+        return JSONResponse(
+            {"error": {"code": "http", "message": message.get(exc.status_code, str(exc.detail))}},
+            status_code=exc.status_code,
+        )
+
+    @app.exception_handler(Exception)
+    async def internal(_request: Request, exc: Exception) -> JSONResponse:
+        # Logged for the admin; the client learns nothing of what the server held.
+        log.exception("internal error")
+        return JSONResponse(
+            {"error": {"code": "internal", "message": "the server failed; nothing was changed; please report it"}},
+            status_code=500,
+        )
+
+
+def _explain(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "the request"
+        kind = error.get("type", "")
+        if kind == "json_invalid":
+            parts.append("the body is not valid JSON: " + str(error.get("ctx", {}).get("error", "")).strip())
+        elif kind == "missing":
+            parts.append(f"{where} is missing")
+        else:
+            parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts) + "; see /docs for the request's form"
+
+
+def _limits(app: FastAPI, settings: Settings) -> None:
+    @app.middleware("http")
+    async def body_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > settings.max_body):
+            return JSONResponse(
+                {
+                    "error": {
+                        "code": "too-large",
+                        "message": f"a request body may have at most {settings.max_body:,} bytes",
+                    }
+                },
+                status_code=413,
+            )
+        return await call_next(request)
+
+
+def _version() -> str:
+    from fogdip.cli.main import _version as version
+
+    return version()
+
+
+_HOME = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fogdip</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style>
+</head><body>
+<h1>fogdip</h1>
+<p>A server for Diplomacy with hidden information: fog of war, blind and gunboat variants.
+Each player sees exactly what its power may know, and nothing else.</p>
+<p>The API is described, and can be tried, at <a href="/docs">/docs</a>. Sign up with
+<code>POST /api/v1/accounts</code>, create a game with <code>POST /api/v1/games</code>.</p>
+<p>The web interface comes next. Server health: <a href="/healthz">/healthz</a>.</p>
+</body></html>
+"""

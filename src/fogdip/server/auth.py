@@ -1,0 +1,229 @@
+"""Accounts: sign-up, sign-in with a session cookie (HttpOnly, SameSite, CSRF token for every
+change), personal API tokens for bots and scripts, and who is asking."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from sqlalchemy import select
+
+from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
+from fogdip.server.errors import ApiError, bad_request, conflict, unauthorized
+from fogdip.server.models import ApiToken, Session, User
+from fogdip.server.security import dummy_verify, hash_password, new_secret, same, token_digest, verify_password
+from fogdip.server.state import ServerState, server
+
+COOKIE = "fogdip_session"
+SESSION_DAYS = 30
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,39}$")
+_SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+router = APIRouter(prefix="/api/v1", tags=["accounts"])
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: the account, and how it proved it."""
+
+    user_id: int
+    name: str
+    is_admin: bool
+    by_token: bool
+
+
+def _check_name(name: str) -> str:
+    if not _NAME.match(name):
+        raise bad_request(
+            "a name is 3 to 40 letters, digits, '_', '.' or '-', starting with a letter or digit", "bad-name"
+        )
+    return name
+
+
+def _check_password(password: str) -> str:
+    if len(password) < 10:
+        raise bad_request("a password needs at least 10 characters", "weak-password")
+    if len(password) > 1024:
+        raise bad_request("a password may have at most 1,024 characters", "bad-password")
+    return password
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite gives back naive datetimes: they were written in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def caller_of(request: Request, state: ServerState) -> Caller | None:
+    """The account behind a request: a bearer token, or a session cookie (whose changes must
+    carry the session's CSRF token)."""
+    header = request.headers.get("authorization", "")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ApiError(401, "unauthorized", "the Authorization header must be 'Bearer <token>'")
+        with state.db.reading() as session:
+            row = session.execute(
+                select(User, ApiToken)
+                .join(ApiToken, ApiToken.user_id == User.id)
+                .where(ApiToken.token_hash == token_digest(token.strip()), ApiToken.revoked_at.is_(None))
+            ).first()
+        if row is None:
+            raise ApiError(401, "unauthorized", "that API token is not valid: it may have been revoked")
+        return Caller(row[0].id, row[0].name, row[0].is_admin, True)
+    secret = request.cookies.get(COOKIE)
+    if not secret:
+        return None
+    with state.db.reading() as session:
+        found = session.execute(
+            select(User, Session)
+            .join(Session, Session.user_id == User.id)
+            .where(Session.secret_hash == token_digest(secret))
+        ).first()
+    if found is None:
+        return None
+    user, signed = found[0], found[1]
+    if _aware(signed.expires_at) < _now():
+        return None
+    if request.method not in _SAFE and not same(request.headers.get(CSRF_HEADER, ""), signed.csrf_token):
+        raise ApiError(
+            403, "csrf", f"a change made with a session cookie must send the session's CSRF token in {CSRF_HEADER}"
+        )
+    return Caller(user.id, user.name, user.is_admin, False)
+
+
+def optional_caller(request: Request, state: Annotated[ServerState, Depends(server)]) -> Caller | None:
+    return caller_of(request, state)
+
+
+def signed_in(caller: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
+    if caller is None:
+        raise unauthorized()
+    return caller
+
+
+Server = Annotated[ServerState, Depends(server)]
+SignedIn = Annotated[Caller, Depends(signed_in)]
+
+
+@router.post("/accounts", status_code=201, response_model=AccountOut, summary="Sign up")
+def sign_up(body: Credentials, state: Server) -> AccountOut:
+    name, password = _check_name(body.name), _check_password(body.password)
+    with state.db.transaction() as session:
+        if session.execute(select(User.id).where(User.name_key == name.casefold())).first() is not None:
+            raise conflict(f"the name {name!r} is taken; choose another")
+        first = session.execute(select(User.id).limit(1)).first() is None
+        # The first account of a server is its admin.
+        session.add(
+            User(
+                name=name,
+                name_key=name.casefold(),
+                password_hash=hash_password(password),
+                is_admin=first,
+                created_at=_now(),
+            )
+        )
+    return AccountOut(name=name, is_admin=first)
+
+
+@router.post("/session", response_model=SessionOut, summary="Sign in: sets the session cookie")
+def sign_in(body: Credentials, response: Response, state: Server) -> SessionOut:
+    with state.db.reading() as session:
+        user = session.execute(select(User).where(User.name_key == body.name.casefold())).scalar_one_or_none()
+    if user is None:
+        dummy_verify(body.password)
+        raise ApiError(401, "bad-credentials", "that name and password do not match an account")
+    if not verify_password(user.password_hash, body.password):
+        raise ApiError(401, "bad-credentials", "that name and password do not match an account")
+    secret, csrf = new_secret(), new_secret()
+    with state.db.transaction() as session:
+        session.add(
+            Session(
+                user_id=user.id,
+                secret_hash=token_digest(secret),
+                csrf_token=csrf,
+                created_at=_now(),
+                expires_at=_now() + timedelta(days=SESSION_DAYS),
+            )
+        )
+    response.set_cookie(
+        COOKIE,
+        secret,
+        max_age=SESSION_DAYS * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=state.settings.secure_cookies,
+        path="/",
+    )
+    return SessionOut(name=user.name, is_admin=user.is_admin, csrf_token=csrf)
+
+
+@router.delete("/session", status_code=204, summary="Sign out")
+def sign_out(request: Request, response: Response, state: Server, caller: SignedIn) -> None:
+    secret = request.cookies.get(COOKIE)
+    if secret:
+        with state.db.transaction() as session:
+            found = session.execute(
+                select(Session).where(Session.secret_hash == token_digest(secret))
+            ).scalar_one_or_none()
+            if found is not None:
+                session.delete(found)
+    response.delete_cookie(COOKIE, path="/")
+
+
+@router.get("/me", response_model=AccountOut, summary="Who am I")
+def me(caller: SignedIn) -> AccountOut:
+    return AccountOut(name=caller.name, is_admin=caller.is_admin)
+
+
+@router.post("/tokens", status_code=201, response_model=TokenOut, summary="Make a personal API token")
+def make_token(body: TokenIn, state: Server, caller: SignedIn) -> TokenOut:
+    token = new_secret()
+    row = ApiToken(user_id=caller.user_id, token_hash=token_digest(token), label=body.label, created_at=_now())
+    with state.db.transaction() as session:
+        session.add(row)
+        session.flush()
+        made = TokenOut(id=row.id, label=row.label, created_at=row.created_at, revoked=False, token=token)
+    return made
+
+
+@router.get("/tokens", response_model=list[TokenOut], summary="My API tokens (never the tokens themselves)")
+def list_tokens(state: Server, caller: SignedIn) -> list[TokenOut]:
+    with state.db.reading() as session:
+        rows = session.execute(
+            select(ApiToken).where(ApiToken.user_id == caller.user_id).order_by(ApiToken.id)
+        ).scalars()
+        return [
+            TokenOut(id=r.id, label=r.label, created_at=r.created_at, revoked=r.revoked_at is not None) for r in rows
+        ]
+
+
+@router.delete("/tokens/{token_id}", status_code=204, summary="Revoke an API token")
+def revoke_token(token_id: int, state: Server, caller: SignedIn) -> None:
+    with state.db.transaction() as session:
+        row = session.get(ApiToken, token_id)
+        if row is None or row.user_id != caller.user_id:
+            raise ApiError(404, "not-found", "no such token of yours; GET /api/v1/tokens lists them")
+        if row.revoked_at is None:
+            row.revoked_at = _now()
+
+
+@router.post("/admin/password", status_code=204, summary="Set an account's password (server admin only)")
+def reset_password(body: PasswordReset, state: Server, caller: SignedIn) -> None:
+    if not caller.is_admin:
+        raise ApiError(403, "forbidden", "only the server's admin can set another account's password")
+    password = _check_password(body.password)
+    with state.db.transaction() as session:
+        user = session.execute(select(User).where(User.name_key == body.name.casefold())).scalar_one_or_none()
+        if user is None:
+            raise ApiError(404, "not-found", f"no account is named {body.name!r}")
+        user.password_hash = hash_password(password)
+        # Every session of the account ends: whoever held the old password is signed out.
+        for old in session.execute(select(Session).where(Session.user_id == user.id)).scalars():
+            session.delete(old)

@@ -1,0 +1,81 @@
+"""How a server is set up: flags and ``FOGDIP_*`` environment variables, read once at start.
+
+>>> settings = Settings.from_env({"FOGDIP_PORT": "9000", "FOGDIP_DATA": "/tmp/fd"})
+>>> settings.port, settings.database_url
+(9000, 'sqlite:////tmp/fd/fogdip.sqlite3')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+DEFAULT_PORT = 8500
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/fogdip``, else ``~/.local/share/fogdip``."""
+    base = os.environ.get("XDG_DATA_HOME")
+    return (Path(base) if base else Path.home() / ".local" / "share") / "fogdip"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A server's settings. ``database`` is a SQLAlchemy URL; empty means the embedded SQLite
+    database in ``data_dir``."""
+
+    data_dir: Path
+    database: str = ""
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    #: Largest request body accepted, in bytes.
+    max_body: int = 256 * 1024
+    #: Requests a client may make per minute (per account, or per address when signed out).
+    rate_per_minute: int = 600
+    log_level: str = "info"
+    #: Mark the session cookie Secure (behind HTTPS, as in production).
+    secure_cookies: bool = False
+
+    @property
+    def database_url(self) -> str:
+        return self.database or f"sqlite:///{self.data_dir / 'fogdip.sqlite3'}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
+        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL`` and ``FOGDIP_SECURE_COOKIES``."""
+        env = os.environ if env is None else env
+        settings = cls(Path(env["FOGDIP_DATA"]) if env.get("FOGDIP_DATA") else default_data_dir())
+        return settings.with_overrides(
+            database=env.get("FOGDIP_DATABASE"),
+            host=env.get("FOGDIP_HOST"),
+            port=_int(env, "FOGDIP_PORT"),
+            max_body=_int(env, "FOGDIP_MAX_BODY"),
+            rate_per_minute=_int(env, "FOGDIP_RATE"),
+            log_level=env.get("FOGDIP_LOG_LEVEL"),
+            secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
+        )
+
+    def with_overrides(self, **values: object) -> Settings:
+        """These settings with every value that is not ``None`` replaced (flags over the
+        environment)."""
+        given = {key: value for key, value in values.items() if value is not None}
+        if isinstance(given.get("data_dir"), str):
+            given["data_dir"] = Path(str(given["data_dir"]))
+        return replace(self, **given)  # type: ignore[arg-type]
+
+
+def _int(env: Mapping[str, str], name: str) -> int | None:
+    value = env.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from None

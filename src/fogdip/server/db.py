@@ -1,0 +1,97 @@
+"""The database: an engine for SQLite (embedded, WAL mode) or PostgreSQL, sessions, and the
+migrations that bring it up to date.
+
+>>> import tempfile, pathlib
+>>> database = Database(f"sqlite:///{pathlib.Path(tempfile.mkdtemp()) / 'x.sqlite3'}")
+>>> database.upgrade()
+>>> database.revision()
+'0001'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+#: The PostgreSQL advisory lock that serialises migrations between processes starting together.
+_MIGRATION_LOCK = 0x66_6F_67_64  # "fogd"
+
+
+class Database:
+    """One database, shared by every game of the process (the engine is its connection pool)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url, connect_args={"timeout": 30})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+            # pysqlite's own transaction handling defers BEGIN; fogdip begins itself, IMMEDIATE,
+            # so that a transaction that will write holds the write lock from its start (two
+            # writers never read the same game and both save it).
+            event.listen(self.engine, "begin", lambda connection: connection.exec_driver_sql("BEGIN IMMEDIATE"))
+            # Reads go through an engine of their own that begins as SQLite does by default,
+            # so that in WAL mode they never wait for a writer.
+            self.read_engine: Engine = create_engine(url, connect_args={"timeout": 30})
+            event.listen(self.read_engine, "connect", _sqlite_pragmas)
+            event.listen(self.read_engine, "begin", lambda connection: connection.exec_driver_sql("BEGIN"))
+        else:
+            self.engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.read_engine = self.engine
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction, committed when the block ends without an error."""
+        with self.sessions.begin() as session:
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads (it never takes the write lock)."""
+        with self.read_sessions.begin() as session:
+            yield session
+
+    def upgrade(self) -> None:
+        """Apply every migration not yet applied (``fogdip db upgrade``; ``fogdip serve`` at start)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def revision(self) -> str | None:
+        """The migration the database is at (``None``: none applied)."""
+        with self.engine.connect() as connection:
+            revision: str | None = MigrationContext.configure(connection).get_current_revision()
+            return revision
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+        self.read_engine.dispose()
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # Let fogdip issue BEGIN itself (see above); WAL lets readers go on while a turn is saved.
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged order survives a power cut too
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

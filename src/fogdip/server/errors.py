@@ -1,0 +1,42 @@
+"""Errors as the API answers them: a status and a message that says what is wrong and how to
+put it right, as ``{"error": {"code": ..., "message": ...}}``. Nothing else reaches a client:
+no traceback, no stored data, no hidden fact."""
+
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    """An answer other than success: ``status`` (4xx), a short ``code`` and the ``message``."""
+
+    def __init__(self, status: int, code: str, message: str, extra: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        #: More of the answer, beside ``error`` (a refused filing's verdict on every line).
+        self.extra = extra or {}
+
+
+def not_found(what: str = "game") -> ApiError:
+    """The same answer whether the thing does not exist or is not the asker's to see."""
+    return ApiError(404, "not-found", f"no such {what}, or it is not yours to see; check its id")
+
+
+def unauthorized() -> ApiError:
+    return ApiError(
+        401,
+        "unauthorized",
+        "sign in first (POST /api/v1/session), or send 'Authorization: Bearer <token>' with a personal API token",
+    )
+
+
+def forbidden(message: str) -> ApiError:
+    return ApiError(403, "forbidden", message)
+
+
+def bad_request(message: str, code: str = "bad-request") -> ApiError:
+    return ApiError(400, code, message)
+
+
+def conflict(message: str) -> ApiError:
+    return ApiError(409, "conflict", message)

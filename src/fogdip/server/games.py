@@ -1,0 +1,308 @@
+"""Games over HTTP: create, list, join, seat bots, start, file orders, adjudicate, and each
+member's own view and map. Every game action is the game service's (:class:`fogdip.game.Game`);
+this module decides who may ask, keeps the game in the database, and answers.
+
+A player receives only what its power's reports and knowledge hold: its view is
+:func:`fogdip.codec.views.power_view_to_json` of the service's view, its map is drawn from it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from fogdip.codec.api import BotsIn, GameIn, GameOut, JoinIn, LineOut, OrdersIn, OrdersOut, SeatOut, TurnOut
+from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
+from fogdip.codec.turns import position_document
+from fogdip.codec.views import power_view_to_json
+from fogdip.engine.errors import FogdipError
+from fogdip.game import Game
+from fogdip.maps import master_scene_of, power_scene_of, render_svg
+from fogdip.server.auth import Caller, Server, SignedIn
+from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
+from fogdip.server.models import GameRow, Seat
+from fogdip.server.security import new_secret, same
+from fogdip.variants import PRESETS
+
+router = APIRouter(prefix="/api/v1/games", tags=["games"])
+log = logging.getLogger("fogdip.server")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _game_of(row: GameRow) -> Game:
+    try:
+        return Game(game_from_json(json.loads(row.record), f"game {row.id}"), f"game {row.id}")
+    except (GameFileError, ValueError) as exc:
+        # The reason can name units: it goes to the server's log, never to a client.
+        log.error("game %s cannot be read: %s", row.id, exc)
+        raise ApiError(
+            500, "damaged", "this game's stored data cannot be read; the server's admin has been told"
+        ) from None
+
+
+def _save(row: GameRow, game: Game) -> None:
+    row.record = json.dumps(game_to_json(game.record), separators=(",", ":"))
+    row.version += 1
+    row.updated_at = _now()
+    if game.position.completed:
+        row.status = "finished"
+
+
+def _seats(session: Session, game_id: str) -> list[Seat]:
+    return list(session.execute(select(Seat).where(Seat.game_id == game_id).order_by(Seat.power)).scalars())
+
+
+def _role(row: GameRow, seats: list[Seat], caller: Caller | None) -> tuple[str, str | None]:
+    if caller is None:
+        return "none", None
+    if row.master_id == caller.user_id:
+        return "master", None
+    for seat in seats:
+        if seat.user_id == caller.user_id:
+            return "player", seat.power
+    return "none", None
+
+
+def _visible(row: GameRow | None, seats: list[Seat], caller: Caller | None) -> GameRow:
+    """The game, if the caller may see it; the same 404 whether it exists or not otherwise."""
+    if row is None:
+        raise not_found()
+    if not row.private or _role(row, seats, caller)[0] != "none":
+        return row
+    raise not_found()
+
+
+def _out(row: GameRow, seats: list[Seat], caller: Caller | None, game: Game) -> GameOut:
+    role, power = _role(row, seats, caller)
+    return GameOut(
+        id=row.id,
+        name=row.name,
+        preset=row.preset,
+        variant=game.variant.name,
+        status=row.status,
+        turn=game.turn,
+        private=row.private,
+        seats=[
+            SeatOut(power=s.power, taken=s.user_id is not None or s.bot, bot=s.bot, yours=s.power == power)
+            for s in seats
+        ],
+        role=role,
+        power=power,
+        invite=row.invite if role == "master" else None,
+    )
+
+
+@router.post("", status_code=201, response_model=GameOut, summary="Create a game; you are its game master")
+def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
+    if body.preset not in PRESETS:
+        raise bad_request(f"no preset {body.preset!r}: use one of {', '.join(sorted(PRESETS))}", "bad-preset")
+    try:
+        game = Game.create(body.preset, **body.options)
+    except FogdipError as exc:
+        raise bad_request(str(exc), "bad-options") from None
+    game_id = new_secret()[:12].replace("-", "x").replace("_", "y")
+    now = _now()
+    row = GameRow(
+        id=game_id,
+        name=body.name or f"{body.preset} game",
+        preset=body.preset,
+        private=body.private,
+        invite=new_secret()[:24],
+        master_id=caller.user_id,
+        status="forming",
+        record="",
+        version=0,
+        created_at=now,
+        updated_at=now,
+    )
+    _save(row, game)
+    with state.db.transaction() as session:
+        session.add(row)
+        session.flush()
+        seats = [Seat(game_id=game_id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
+        session.add_all(seats)
+    return _out(row, seats, caller, game)
+
+
+@router.get("", response_model=list[GameOut], summary="Open games, and the games you are in")
+def list_games(state: Server, caller: SignedIn) -> list[GameOut]:
+    with state.db.reading() as session:
+        mine = select(Seat.game_id).where(Seat.user_id == caller.user_id)
+        rows = session.execute(
+            select(GameRow)
+            .where(or_(GameRow.private.is_(False), GameRow.master_id == caller.user_id, GameRow.id.in_(mine)))
+            .order_by(GameRow.created_at)
+        ).scalars()
+        return [_out(row, _seats(session, row.id), caller, _game_of(row)) for row in rows]
+
+
+@router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats")
+def get_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.reading() as session:
+        seats = _seats(session, game_id)
+        row = _visible(session.get(GameRow, game_id), seats, caller)
+        return _out(row, seats, caller, _game_of(row))
+
+
+@router.post("/{game_id}/join", response_model=GameOut, summary="Take a seat: a power, or a random free one")
+def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = session.get(GameRow, game_id)
+        seats = _seats(session, game_id)
+        invited = row is not None and body.invite is not None and same(body.invite, row.invite)
+        if row is None or (row.private and not invited and _role(row, seats, caller)[0] == "none"):
+            raise not_found()
+        if row.status == "finished":
+            raise conflict("the game is over")
+        if any(s.user_id == caller.user_id for s in seats):
+            raise conflict("you already play a power in this game")
+        if row.master_id == caller.user_id:
+            raise conflict("the game master does not play a power of the same game")
+        free = [s for s in seats if s.user_id is None and not s.bot]
+        if body.power is None:
+            if not free:
+                raise conflict("every seat is taken")
+            seat: Seat = random.SystemRandom().choice(free)
+        else:
+            wanted = body.power.strip().upper()
+            named = next((s for s in seats if s.power == wanted), None)
+            if named is None:
+                raise bad_request(
+                    f"{wanted} is not a power of this game: use one of {', '.join(s.power for s in seats)}"
+                )
+            if named not in free:
+                raise conflict(f"{wanted} is taken; choose a free power, or none for a random one")
+            seat = named
+        seat.user_id = caller.user_id
+        return _out(row, seats, caller, _game_of(row))
+
+
+def _master_row(session: Session, game_id: str, caller: Caller, *, lock: bool) -> GameRow:
+    query = select(GameRow).where(GameRow.id == game_id)
+    row = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+    seats = _seats(session, game_id)
+    row = _visible(row, seats, caller)
+    if row.master_id != caller.user_id:
+        raise forbidden("only the game master can do that")
+    return row
+
+
+@router.post("/{game_id}/bots", response_model=GameOut, summary="Seat the built-in bot (game master)")
+def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        seats = _seats(session, game_id)
+        wanted = None if body.powers is None else {p.strip().upper() for p in body.powers}
+        for seat in seats:
+            if seat.user_id is None and (wanted is None or seat.power in wanted):
+                seat.bot = True
+        return _out(row, seats, caller, _game_of(row))
+
+
+@router.post("/{game_id}/start", response_model=GameOut, summary="Start the game (game master)")
+def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        if row.status != "forming":
+            raise conflict(f"the game is {row.status}, not forming")
+        row.status = "active"
+        return _out(row, _seats(session, game_id), caller, _game_of(row))
+
+
+@router.get("/{game_id}/view", summary="Your view: a player's reports and knowledge, or the game master's board")
+def view(game_id: str, state: Server, caller: SignedIn) -> dict[str, Any]:
+    with state.db.reading() as session:
+        seats = _seats(session, game_id)
+        row = _visible(session.get(GameRow, game_id), seats, caller)
+        role, power = _role(row, seats, caller)
+        game = _game_of(row)
+    if role == "player" and power is not None:
+        return power_view_to_json(game.view(power))
+    if role == "master":
+        return {
+            "next_turn": game.turn,
+            "position": position_document(game.position, game.variant),
+            "status": game.status(),
+            "filed": game.filed,
+        }
+    raise forbidden("you play no power in this game; observers see its public page only")
+
+
+@router.get("/{game_id}/map.svg", summary="Your map, as SVG", response_class=Response)
+def map_svg(
+    game_id: str,
+    state: Server,
+    caller: SignedIn,
+    phase: Annotated[str | None, Query(description="the phase after which to draw it; none: the latest")] = None,
+    crop: bool = False,
+) -> Response:
+    with state.db.reading() as session:
+        seats = _seats(session, game_id)
+        row = _visible(session.get(GameRow, game_id), seats, caller)
+        role, power = _role(row, seats, caller)
+        game = _game_of(row)
+    try:
+        if role == "player" and power is not None:
+            scene = power_scene_of(game, power, phase)
+        elif role == "master":
+            scene = master_scene_of(game, phase)
+        else:
+            raise forbidden("you play no power in this game")
+    except FogdipError as exc:
+        raise bad_request(str(exc), "bad-phase") from None
+    return Response(render_svg(scene, crop=crop), media_type="image/svg+xml")
+
+
+@router.put(
+    "/{game_id}/orders",
+    response_model=OrdersOut,
+    summary="File your power's orders (replaces earlier ones); 422 with every line's verdict if one is refused",
+)
+def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -> OrdersOut:
+    with state.db.transaction() as session:
+        row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
+        seats = _seats(session, game_id)
+        row = _visible(row, seats, caller)
+        role, power = _role(row, seats, caller)
+        if role != "player" or power is None:
+            raise forbidden("only a player files orders, for its own power")
+        if row.status not in ("forming", "active"):
+            raise conflict(f"the game is {row.status}: no orders are taken")
+        game = _game_of(row)
+        try:
+            checks = game.file(power, body.lines)
+        except FogdipError as exc:
+            raise ApiError(409, "not-now", str(exc)) from None
+        verdicts = [LineOut(number=c.number, text=c.text, ok=c.ok, error=c.error) for c in checks]
+        refused = [c for c in checks if not c.ok]
+        if refused:
+            raise ApiError(
+                422,
+                "refused",
+                f"{len(refused)} of {len(checks)} lines refused (see 'lines'); nothing was filed: fix them and file again",
+                {"filed": False, "lines": [v.model_dump() for v in verdicts]},
+            )
+        _save(row, game)
+    return OrdersOut(filed=True, lines=verdicts)
+
+
+@router.post("/{game_id}/adjudicate", response_model=TurnOut, summary="Adjudicate the next turn now (game master)")
+def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        game = _game_of(row)
+        if game.position.completed:
+            raise conflict("the game is over; there is no turn to adjudicate")
+        played = game.adjudicate()
+        _save(row, game)
+        return TurnOut(adjudicated=played.turn, next=game.turn, completed=game.position.completed)

@@ -1,0 +1,23 @@
+"""What one running server holds: its settings and its database, kept on the app (never at
+module level: tests run several servers in one process)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+
+from fogdip.server.config import Settings
+from fogdip.server.db import Database
+
+
+@dataclass(frozen=True)
+class ServerState:
+    settings: Settings
+    db: Database
+
+
+def server(request: Request) -> ServerState:
+    """The state of the server handling ``request`` (a FastAPI dependency)."""
+    state: ServerState = request.app.state.fogdip
+    return state
