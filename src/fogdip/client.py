@@ -137,6 +137,15 @@ class FogdipClient:
     def game(self, game_id: str) -> GameOut:
         return GameOut.model_validate(self._json("GET", f"/api/v1/games/{game_id}"))
 
+    def against_bots(self, preset: str, options: dict[str, Any] | None = None, power: str | None = None) -> GameOut:
+        """A game against bots, started at once: you play ``power`` (or a random one)."""
+        body = {"preset": preset, "options": options or {}, "power": power}
+        return GameOut.model_validate(self._json("POST", "/api/v1/games/against-bots", json=body))
+
+    def ready(self, game_id: str, ready: bool = True) -> TurnOut:
+        """Mark your orders ready; the turn is adjudicated once every seat is."""
+        return TurnOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/ready", json={"ready": ready}))
+
     def join(self, game_id: str, power: str | None = None, invite: str | None = None) -> GameOut:
         body = {"power": power, "invite": invite}
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/join", json=body))

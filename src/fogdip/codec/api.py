@@ -74,6 +74,7 @@ class SeatOut(BaseModel):
     taken: bool
     bot: bool
     yours: bool
+    ready: bool | None = Field(default=None, description="whether your orders are marked ready (your seat only)")
 
 
 class GameOut(BaseModel):
@@ -88,6 +89,18 @@ class GameOut(BaseModel):
     role: str = Field(description="what the asker is in this game: master, player, or none")
     power: str | None = Field(default=None, description="the asker's power, if it plays one")
     invite: str | None = Field(default=None, description="the invitation secret: shown to the game master only")
+
+
+class BotGameIn(BaseModel):
+    preset: str = Field(description=f"one of: {', '.join(sorted(PRESETS))}")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="option overrides, as 'fogdip variants' lists them"
+    )
+    power: str | None = Field(default=None, description="the power you play; none: a random one")
+
+
+class ReadyIn(BaseModel):
+    ready: bool = True
 
 
 class JoinIn(BaseModel):
@@ -116,6 +129,6 @@ class OrdersOut(BaseModel):
 
 
 class TurnOut(BaseModel):
-    adjudicated: str
+    adjudicated: str | None = Field(description="the turn just adjudicated; none if the turn still waits")
     next: str
     completed: bool

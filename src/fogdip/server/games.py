@@ -18,7 +18,20 @@ from fastapi import APIRouter, Query, Response
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from fogdip.codec.api import BotsIn, GameIn, GameOut, JoinIn, LineOut, OrdersIn, OrdersOut, SeatOut, TurnOut
+from fogdip.bots.seen_bot import bot_lines
+from fogdip.codec.api import (
+    BotGameIn,
+    BotsIn,
+    GameIn,
+    GameOut,
+    JoinIn,
+    LineOut,
+    OrdersIn,
+    OrdersOut,
+    ReadyIn,
+    SeatOut,
+    TurnOut,
+)
 from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.codec.turns import position_document
 from fogdip.codec.views import power_view_to_json
@@ -63,13 +76,15 @@ def _seats(session: Session, game_id: str) -> list[Seat]:
 
 
 def _role(row: GameRow, seats: list[Seat], caller: Caller | None) -> tuple[str, str | None]:
+    """What the caller is in the game. A player's seat comes first: someone who both set up a
+    game against bots and plays in it sees it as a player."""
     if caller is None:
         return "none", None
-    if row.master_id == caller.user_id:
-        return "master", None
     for seat in seats:
         if seat.user_id == caller.user_id:
             return "player", seat.power
+    if row.master_id == caller.user_id:
+        return "master", None
     return "none", None
 
 
@@ -296,6 +311,31 @@ def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -
     return OrdersOut(filed=True, lines=verdicts)
 
 
+def _play_turn(session: Session, row: GameRow, game: Game) -> str:
+    """Adjudicate the next turn: first every bot files its lines, from its own power's latest
+    report only, as a player would (``Game.file``); then the game is saved and every seat's
+    'ready' mark cleared."""
+    seats = _seats(session, row.id)
+    for seat in seats:
+        if seat.bot and not game.filed.get(seat.power):
+            seen = game.view(seat.power).reports[-1]
+            rng = random.Random(f"{row.id}:{game.turn}:{seat.power}")
+            lines = bot_lines(game.variant, seen, rng)
+            if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
+                game.file(seat.power, lines, partial=True)
+    played = game.adjudicate()
+    _save(row, game)
+    for seat in seats:
+        seat.ready = False
+    return played.turn
+
+
+def _all_ready(seats: list[Seat]) -> bool:
+    """Every seat is a bot or a player who marked its orders ready (an empty seat waits for the
+    game master, or the deadline)."""
+    return all(seat.bot or (seat.user_id is not None and seat.ready) for seat in seats)
+
+
 @router.post("/{game_id}/adjudicate", response_model=TurnOut, summary="Adjudicate the next turn now (game master)")
 def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
@@ -303,6 +343,52 @@ def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
         game = _game_of(row)
         if game.position.completed:
             raise conflict("the game is over; there is no turn to adjudicate")
-        played = game.adjudicate()
-        _save(row, game)
-        return TurnOut(adjudicated=played.turn, next=game.turn, completed=game.position.completed)
+        turn = _play_turn(session, row, game)
+        return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
+
+
+@router.post(
+    "/{game_id}/ready",
+    response_model=TurnOut,
+    summary="Mark your orders ready (or not); the turn is adjudicated once every seat is ready",
+)
+def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> TurnOut:
+    with state.db.transaction() as session:
+        row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
+        seats = _seats(session, game_id)
+        row = _visible(row, seats, caller)
+        role, power = _role(row, seats, caller)
+        if role != "player" or power is None:
+            raise forbidden("only a player marks its orders ready")
+        if row.status != "active":
+            raise conflict(f"the game is {row.status}; orders are marked ready once it has started")
+        mine = next(seat for seat in seats if seat.power == power)
+        mine.ready = body.ready
+        game = _game_of(row)
+        turn = _play_turn(session, row, game) if body.ready and _all_ready(seats) else None
+        return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
+
+
+@router.post(
+    "/against-bots",
+    status_code=201,
+    response_model=GameOut,
+    summary="Start a game against bots in one call: you play one power, the bot every other",
+)
+def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
+    created = create_game(GameIn(preset=body.preset, options=body.options, name="", private=True), state, caller)
+    with state.db.transaction() as session:
+        row = session.execute(select(GameRow).where(GameRow.id == created.id).with_for_update()).scalar_one()
+        seats = _seats(session, row.id)
+        wanted = None if body.power is None else body.power.strip().upper()
+        if wanted is not None and wanted not in {seat.power for seat in seats}:
+            raise bad_request(f"{wanted} is not a power of this game: use one of {', '.join(s.power for s in seats)}")
+        mine = random.SystemRandom().choice(seats) if wanted is None else next(s for s in seats if s.power == wanted)
+        for seat in seats:
+            if seat is mine:
+                seat.user_id = caller.user_id
+            else:
+                seat.bot = True
+        row.name = f"{body.preset} against bots"
+        row.status = "active"
+        return _out(row, seats, caller, _game_of(row))
