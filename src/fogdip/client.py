@@ -62,6 +62,12 @@ class FogdipClient:
     def close(self) -> None:
         self._http.close()
 
+    def use_server(self, base_url: str) -> None:
+        """Talk to another address of the same server (a restarted process, another of its
+        processes), keeping the session or token."""
+        self.base_url = base_url.rstrip("/")
+        self._http.base_url = httpx.URL(self.base_url)
+
     # --- plumbing ------------------------------------------------------------------------
 
     def request(

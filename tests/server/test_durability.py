@@ -1,0 +1,143 @@
+"""Many players at once, and a server killed with SIGKILL mid-work: every acknowledged order
+and turn survives, nothing is done twice, and the game reads back whole."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fogdip.client import FogdipClient
+
+from servers import ServerProcess, start_server
+
+PASSWORD = "correct horse battery"
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+#: Two sets of legal orders per power for Spring 1901, to file in turn.
+ORDERS = {
+    "AUSTRIA": (["A VIE H", "A BUD H", "F TRI H"], ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"]),
+    "ENGLAND": (["F LON H", "F EDI H", "A LVP H"], ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]),
+    "FRANCE": (["A PAR H", "A MAR H", "F BRE H"], ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]),
+    "GERMANY": (["A BER H", "A MUN H", "F KIE H"], ["A BER - KIE", "A MUN - RUH", "F KIE - DEN"]),
+    "ITALY": (["A ROM H", "A VEN H", "F NAP H"], ["A ROM - APU", "A VEN - PIE", "F NAP - ION"]),
+    "RUSSIA": (
+        ["A MOS H", "A WAR H", "F SEV H", "F STP/SC H"],
+        ["A MOS - UKR", "A WAR - GAL", "F SEV - BLA", "F STP/SC - BOT"],
+    ),
+    "TURKEY": (["A CON H", "A SMY H", "F ANK H"], ["A CON - BUL", "A SMY - ARM", "F ANK - BLA"]),
+}
+
+
+def seven_players(server: ServerProcess) -> tuple[str, dict[str, FogdipClient]]:
+    master = FogdipClient(server.url)
+    master.sign_up("master", PASSWORD)
+    master.sign_in("master", PASSWORD)
+    game = master.create_game("fog-of-war", {"end_year": 1910})
+    players = {}
+    for power in POWERS:
+        client = FogdipClient(server.url)
+        client.sign_up(power.lower(), PASSWORD)
+        client.sign_in(power.lower(), PASSWORD)
+        client.join(game.id, power, invite=game.invite)
+        players[power] = client
+    master.start(game.id)
+    return game.id, players
+
+
+def test_seven_players_file_at_the_same_instant(server: ServerProcess) -> None:
+    game_id, players = seven_players(server)
+    start = threading.Barrier(len(players))
+
+    def file(power: str) -> bool:
+        start.wait()
+        return players[power].file_orders(game_id, ORDERS[power][1]).filed
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        assert all(pool.map(file, POWERS))
+    for power, client in players.items():
+        assert client.view(game_id)["filed"] == ORDERS[power][1]
+
+
+def test_no_acknowledged_order_is_lost_when_the_server_is_killed(server: ServerProcess, tmp_path: Path) -> None:
+    """Seven players file again and again; the server is killed with SIGKILL in the middle.
+    On restart each power's filed orders are the last ones acknowledged to it, or the one
+    request that was in flight when the server died."""
+    game_id, players = seven_players(server)
+    acknowledged: dict[str, list[str]] = {}
+    in_flight: dict[str, list[list[str]]] = {power: [] for power in POWERS}
+    stop = threading.Event()
+
+    def keep_filing(power: str) -> None:
+        count = 0
+        while not stop.is_set():
+            lines = ORDERS[power][count % 2]
+            in_flight[power].append(lines)
+            try:
+                players[power].file_orders(game_id, lines)
+            except Exception:  # the server died under it
+                return
+            acknowledged[power] = lines
+            in_flight[power] = []
+            count += 1
+
+    threads = [threading.Thread(target=keep_filing, args=(power,)) for power in POWERS]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.5)
+    server.kill()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(acknowledged) == len(POWERS), "every player had orders acknowledged before the kill"
+    restarted = start_server(server.log.parent, _database_of(server))
+    try:
+        for power, client in players.items():
+            client.use_server(restarted.url)
+            filed = client.view(game_id)["filed"]
+            assert filed == acknowledged[power] or filed in in_flight[power], power
+    finally:
+        restarted.stop()
+
+
+def test_every_turn_is_adjudicated_once_when_the_server_is_killed(server: ServerProcess) -> None:
+    player = FogdipClient(server.url)
+    player.sign_up("player", PASSWORD)
+    player.sign_in("player", PASSWORD)
+    game = player.against_bots("fog-of-war", {"end_year": 1950}, power="FRANCE")
+    played: list[str] = []
+    stop = threading.Event()
+
+    def keep_playing() -> None:
+        while not stop.is_set():
+            try:
+                turn = player.ready(game.id)
+            except Exception:
+                return
+            assert turn.adjudicated is not None
+            played.append(turn.adjudicated)
+
+    thread = threading.Thread(target=keep_playing)
+    thread.start()
+    time.sleep(2.0)
+    server.kill()
+    stop.set()
+    thread.join(timeout=30)
+    assert len(played) >= 2
+    restarted = start_server(server.log.parent, _database_of(server))
+    try:
+        player.use_server(restarted.url)
+        history = [report["phase"] for report in player.view(game.id)["reports"][1:]]
+        assert len(history) == len(set(history)), "a turn was adjudicated twice"
+        # every acknowledged turn is there, in order; at most the one in flight besides
+        assert history[: len(played)] == played and len(history) - len(played) in (0, 1)
+        assert player.ready(game.id).adjudicated == player.view(game.id)["reports"][-1]["phase"]
+    finally:
+        restarted.stop()
+
+
+def _database_of(server: ServerProcess) -> str | None:
+    """The database URL a server was started with (None: its embedded SQLite)."""
+    args = server.process.args
+    assert isinstance(args, list)
+    return str(args[args.index("--database") + 1]) if "--database" in args else None
