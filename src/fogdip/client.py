@@ -132,9 +132,17 @@ class FogdipClient:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(
-        self, preset: str, options: dict[str, Any] | None = None, *, name: str = "", private: bool = True
+        self,
+        preset: str,
+        options: dict[str, Any] | None = None,
+        *,
+        name: str = "",
+        private: bool = True,
+        deadlines: dict[str, float] | None = None,
     ) -> GameOut:
-        body = {"preset": preset, "options": options or {}, "name": name, "private": private}
+        """A new game you master; ``deadlines`` in seconds per phase type (``movement``,
+        ``retreats``, ``adjustments``)."""
+        body = {"preset": preset, "options": options or {}, "name": name, "private": private, "deadlines": deadlines}
         return GameOut.model_validate(self._json("POST", "/api/v1/games", json=body))
 
     def games(self) -> list[GameOut]:
@@ -161,6 +169,15 @@ class FogdipClient:
 
     def start(self, game_id: str) -> GameOut:
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/start"))
+
+    def pause(self, game_id: str) -> GameOut:
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/pause"))
+
+    def resume(self, game_id: str) -> GameOut:
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/resume"))
+
+    def extend(self, game_id: str, seconds: float) -> GameOut:
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/extend", json={"seconds": seconds}))
 
     def view(self, game_id: str) -> dict[str, Any]:
         """A player's view (reports, knowledge, filed lines), or the game master's board."""

@@ -48,7 +48,9 @@ class ServerProcess:
                 self.kill()
 
 
-def start_server(data: Path, database: str | None = None, port: int | None = None) -> ServerProcess:
+def start_server(
+    data: Path, database: str | None = None, port: int | None = None, log_level: str = "warning"
+) -> ServerProcess:
     """``fogdip serve`` on ``data`` (and ``database``, if given), waited for until it answers."""
     port = port or free_port()
     log = data / f"server-{port}.log"
@@ -56,7 +58,7 @@ def start_server(data: Path, database: str | None = None, port: int | None = Non
     command = [sys.executable, "-m", "fogdip", "serve", "--data", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
-    env = {**os.environ, "FOGDIP_LOG_LEVEL": "warning"}
+    env = {**os.environ, "FOGDIP_LOG_LEVEL": log_level}
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"

@@ -61,7 +61,34 @@ def serve(
     shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0") else settings.host
     typer.echo(f"fogdip is serving at http://{shown}:{settings.port}/ (API described at /docs), on {where}.")
     typer.echo("Press Ctrl+C to stop.")
+    log_as_json(settings.log_level)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
+
+
+def log_as_json(level: str) -> None:
+    """fogdip's own log (``fogdip.*``) as one JSON object per line on standard error. It never
+    holds a hidden fact: only ids, turns and counts (see docs/server.md)."""
+    import json
+    import logging
+
+    class JsonLines(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            entry = {
+                "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+                "level": record.levelname.lower(),
+                "logger": record.name,
+                "message": record.getMessage(),
+            }
+            if record.exc_info:
+                entry["error"] = self.formatException(record.exc_info)
+            return json.dumps(entry)
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLines())
+    logger = logging.getLogger("fogdip")
+    logger.handlers[:] = [handler]
+    logger.setLevel(level.upper())
+    logger.propagate = False
 
 
 @db_app.command()

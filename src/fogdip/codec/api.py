@@ -67,6 +67,10 @@ class GameIn(BaseModel):
     )
     name: str = Field(default="", max_length=80)
     private: bool = Field(default=True, description="a private game is joined by its invitation only")
+    deadlines: dict[str, float] | None = Field(
+        default=None,
+        description="seconds per phase type: movement, retreats, adjustments; none: the game master adjudicates",
+    )
 
 
 class SeatOut(BaseModel):
@@ -89,6 +93,8 @@ class GameOut(BaseModel):
     role: str = Field(description="what the asker is in this game: master, player, or none")
     power: str | None = Field(default=None, description="the asker's power, if it plays one")
     invite: str | None = Field(default=None, description="the invitation secret: shown to the game master only")
+    deadlines: dict[str, float] = Field(default_factory=dict, description="seconds per phase type")
+    deadline: datetime | None = Field(default=None, description="when the current turn is adjudicated at the latest")
 
 
 class BotGameIn(BaseModel):
@@ -97,6 +103,10 @@ class BotGameIn(BaseModel):
         default_factory=dict, description="option overrides, as 'fogdip variants' lists them"
     )
     power: str | None = Field(default=None, description="the power you play; none: a random one")
+
+
+class ExtendIn(BaseModel):
+    seconds: float = Field(gt=0, le=30 * 86400, description="how much longer the current turn has")
 
 
 class ReadyIn(BaseModel):

@@ -6,6 +6,7 @@ logic: every game action is the game service's.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fogdip.server import auth, games
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
+from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
 from fogdip.server.state import ServerState
 
@@ -34,7 +36,9 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if upgrade:
             database.upgrade()
+        keeper = asyncio.create_task(keep_deadlines(database, settings.deadline_check))
         yield
+        keeper.cancel()
         database.dispose()
 
     app = FastAPI(

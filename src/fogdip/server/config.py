@@ -37,6 +37,8 @@ class Settings:
     log_level: str = "info"
     #: Mark the session cookie Secure (behind HTTPS, as in production).
     secure_cookies: bool = False
+    #: How often, in seconds, the server looks for games whose deadline has passed.
+    deadline_check: float = 1.0
 
     @property
     def database_url(self) -> str:
@@ -49,7 +51,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
-        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL`` and ``FOGDIP_SECURE_COOKIES``."""
+        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES`` and
+        ``FOGDIP_DEADLINE_CHECK``."""
         env = os.environ if env is None else env
         settings = cls(Path(env["FOGDIP_DATA"]) if env.get("FOGDIP_DATA") else default_data_dir())
         return settings.with_overrides(
@@ -60,6 +63,7 @@ class Settings:
             rate_per_minute=_int(env, "FOGDIP_RATE"),
             log_level=env.get("FOGDIP_LOG_LEVEL"),
             secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
+            deadline_check=float(env["FOGDIP_DEADLINE_CHECK"]) if env.get("FOGDIP_DEADLINE_CHECK") else None,
         )
 
     def with_overrides(self, **values: object) -> Settings:

@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 import logging
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from fogdip.bots.seen_bot import bot_lines
 from fogdip.codec.api import (
     BotGameIn,
     BotsIn,
+    ExtendIn,
     GameIn,
     GameOut,
     JoinIn,
@@ -32,7 +32,6 @@ from fogdip.codec.api import (
     SeatOut,
     TurnOut,
 )
-from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.codec.turns import position_document
 from fogdip.codec.views import power_view_to_json
 from fogdip.engine.errors import FogdipError
@@ -42,37 +41,11 @@ from fogdip.server.auth import Caller, Server, SignedIn
 from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
 from fogdip.server.models import GameRow, Seat
 from fogdip.server.security import new_secret, same
+from fogdip.server.turns import PHASE_TYPES, game_of, now, play_turn, save, schedule, seats_of
 from fogdip.variants import PRESETS
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
 log = logging.getLogger("fogdip.server")
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _game_of(row: GameRow) -> Game:
-    try:
-        return Game(game_from_json(json.loads(row.record), f"game {row.id}"), f"game {row.id}")
-    except (GameFileError, ValueError) as exc:
-        # The reason can name units: it goes to the server's log, never to a client.
-        log.error("game %s cannot be read: %s", row.id, exc)
-        raise ApiError(
-            500, "damaged", "this game's stored data cannot be read; the server's admin has been told"
-        ) from None
-
-
-def _save(row: GameRow, game: Game) -> None:
-    row.record = json.dumps(game_to_json(game.record), separators=(",", ":"))
-    row.version += 1
-    row.updated_at = _now()
-    if game.position.completed:
-        row.status = "finished"
-
-
-def _seats(session: Session, game_id: str) -> list[Seat]:
-    return list(session.execute(select(Seat).where(Seat.game_id == game_id).order_by(Seat.power)).scalars())
 
 
 def _role(row: GameRow, seats: list[Seat], caller: Caller | None) -> tuple[str, str | None]:
@@ -114,6 +87,8 @@ def _out(row: GameRow, seats: list[Seat], caller: Caller | None, game: Game) -> 
         role=role,
         power=power,
         invite=row.invite if role == "master" else None,
+        deadlines=json.loads(row.deadlines or "{}"),
+        deadline=row.deadline_at,
     )
 
 
@@ -126,7 +101,7 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-options") from None
     game_id = new_secret()[:12].replace("-", "x").replace("_", "y")
-    now = _now()
+    made = now()
     row = GameRow(
         id=game_id,
         name=body.name or f"{body.preset} game",
@@ -137,10 +112,11 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         status="forming",
         record="",
         version=0,
-        created_at=now,
-        updated_at=now,
+        created_at=made,
+        updated_at=made,
+        deadlines=json.dumps(_deadlines(body.deadlines)),
     )
-    _save(row, game)
+    save(row, game)
     with state.db.transaction() as session:
         session.add(row)
         session.flush()
@@ -158,22 +134,22 @@ def list_games(state: Server, caller: SignedIn) -> list[GameOut]:
             .where(or_(GameRow.private.is_(False), GameRow.master_id == caller.user_id, GameRow.id.in_(mine)))
             .order_by(GameRow.created_at)
         ).scalars()
-        return [_out(row, _seats(session, row.id), caller, _game_of(row)) for row in rows]
+        return [_out(row, seats_of(session, row.id), caller, game_of(row)) for row in rows]
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats")
 def get_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
     with state.db.reading() as session:
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         row = _visible(session.get(GameRow, game_id), seats, caller)
-        return _out(row, seats, caller, _game_of(row))
+        return _out(row, seats, caller, game_of(row))
 
 
 @router.post("/{game_id}/join", response_model=GameOut, summary="Take a seat: a power, or a random free one")
 def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
         row = session.get(GameRow, game_id)
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         invited = row is not None and body.invite is not None and same(body.invite, row.invite)
         if row is None or (row.private and not invited and _role(row, seats, caller)[0] == "none"):
             raise not_found()
@@ -199,13 +175,27 @@ def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> Ga
                 raise conflict(f"{wanted} is taken; choose a free power, or none for a random one")
             seat = named
         seat.user_id = caller.user_id
-        return _out(row, seats, caller, _game_of(row))
+        return _out(row, seats, caller, game_of(row))
+
+
+def _deadlines(given: dict[str, float] | None) -> dict[str, float]:
+    if not given:
+        return {}
+    unknown = sorted(set(given) - set(PHASE_TYPES.values()))
+    if unknown:
+        raise bad_request(
+            f"deadlines are given per phase type: {', '.join(PHASE_TYPES.values())}; not {', '.join(unknown)}",
+            "bad-deadlines",
+        )
+    if any(not 1 <= seconds <= 60 * 86400 for seconds in given.values()):
+        raise bad_request("a deadline is from 1 second to 60 days, in seconds", "bad-deadlines")
+    return dict(given)
 
 
 def _master_row(session: Session, game_id: str, caller: Caller, *, lock: bool) -> GameRow:
     query = select(GameRow).where(GameRow.id == game_id)
     row = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
-    seats = _seats(session, game_id)
+    seats = seats_of(session, game_id)
     row = _visible(row, seats, caller)
     if row.master_id != caller.user_id:
         raise forbidden("only the game master can do that")
@@ -216,12 +206,12 @@ def _master_row(session: Session, game_id: str, caller: Caller, *, lock: bool) -
 def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
         row = _master_row(session, game_id, caller, lock=True)
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         wanted = None if body.powers is None else {p.strip().upper() for p in body.powers}
         for seat in seats:
             if seat.user_id is None and (wanted is None or seat.power in wanted):
                 seat.bot = True
-        return _out(row, seats, caller, _game_of(row))
+        return _out(row, seats, caller, game_of(row))
 
 
 @router.post("/{game_id}/start", response_model=GameOut, summary="Start the game (game master)")
@@ -231,16 +221,18 @@ def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         if row.status != "forming":
             raise conflict(f"the game is {row.status}, not forming")
         row.status = "active"
-        return _out(row, _seats(session, game_id), caller, _game_of(row))
+        game = game_of(row)
+        schedule(row, game)
+        return _out(row, seats_of(session, game_id), caller, game)
 
 
 @router.get("/{game_id}/view", summary="Your view: a player's reports and knowledge, or the game master's board")
 def view(game_id: str, state: Server, caller: SignedIn) -> dict[str, Any]:
     with state.db.reading() as session:
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         row = _visible(session.get(GameRow, game_id), seats, caller)
         role, power = _role(row, seats, caller)
-        game = _game_of(row)
+        game = game_of(row)
     if role == "player" and power is not None:
         return power_view_to_json(game.view(power))
     if role == "master":
@@ -262,10 +254,10 @@ def map_svg(
     crop: bool = False,
 ) -> Response:
     with state.db.reading() as session:
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         row = _visible(session.get(GameRow, game_id), seats, caller)
         role, power = _role(row, seats, caller)
-        game = _game_of(row)
+        game = game_of(row)
     try:
         if role == "player" and power is not None:
             scene = power_scene_of(game, power, phase)
@@ -286,14 +278,14 @@ def map_svg(
 def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -> OrdersOut:
     with state.db.transaction() as session:
         row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         row = _visible(row, seats, caller)
         role, power = _role(row, seats, caller)
         if role != "player" or power is None:
             raise forbidden("only a player files orders, for its own power")
         if row.status not in ("forming", "active"):
             raise conflict(f"the game is {row.status}: no orders are taken")
-        game = _game_of(row)
+        game = game_of(row)
         try:
             checks = game.file(power, body.lines)
         except FogdipError as exc:
@@ -307,27 +299,8 @@ def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -
                 f"{len(refused)} of {len(checks)} lines refused (see 'lines'); nothing was filed: fix them and file again",
                 {"filed": False, "lines": [v.model_dump() for v in verdicts]},
             )
-        _save(row, game)
+        save(row, game)
     return OrdersOut(filed=True, lines=verdicts)
-
-
-def _play_turn(session: Session, row: GameRow, game: Game) -> str:
-    """Adjudicate the next turn: first every bot files its lines, from its own power's latest
-    report only, as a player would (``Game.file``); then the game is saved and every seat's
-    'ready' mark cleared."""
-    seats = _seats(session, row.id)
-    for seat in seats:
-        if seat.bot and not game.filed.get(seat.power):
-            seen = game.view(seat.power).reports[-1]
-            rng = random.Random(f"{row.id}:{game.turn}:{seat.power}")
-            lines = bot_lines(game.variant, seen, rng)
-            if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
-                game.file(seat.power, lines, partial=True)
-    played = game.adjudicate()
-    _save(row, game)
-    for seat in seats:
-        seat.ready = False
-    return played.turn
 
 
 def _all_ready(seats: list[Seat]) -> bool:
@@ -340,10 +313,10 @@ def _all_ready(seats: list[Seat]) -> bool:
 def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
         row = _master_row(session, game_id, caller, lock=True)
-        game = _game_of(row)
+        game = game_of(row)
         if game.position.completed:
             raise conflict("the game is over; there is no turn to adjudicate")
-        turn = _play_turn(session, row, game)
+        turn = play_turn(session, row, game)
         return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
 
 
@@ -355,7 +328,7 @@ def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
 def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
         row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-        seats = _seats(session, game_id)
+        seats = seats_of(session, game_id)
         row = _visible(row, seats, caller)
         role, power = _role(row, seats, caller)
         if role != "player" or power is None:
@@ -364,8 +337,8 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
             raise conflict(f"the game is {row.status}; orders are marked ready once it has started")
         mine = next(seat for seat in seats if seat.power == power)
         mine.ready = body.ready
-        game = _game_of(row)
-        turn = _play_turn(session, row, game) if body.ready and _all_ready(seats) else None
+        game = game_of(row)
+        turn = play_turn(session, row, game) if body.ready and _all_ready(seats) else None
         return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
 
 
@@ -379,7 +352,7 @@ def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
     created = create_game(GameIn(preset=body.preset, options=body.options, name="", private=True), state, caller)
     with state.db.transaction() as session:
         row = session.execute(select(GameRow).where(GameRow.id == created.id).with_for_update()).scalar_one()
-        seats = _seats(session, row.id)
+        seats = seats_of(session, row.id)
         wanted = None if body.power is None else body.power.strip().upper()
         if wanted is not None and wanted not in {seat.power for seat in seats}:
             raise bad_request(f"{wanted} is not a power of this game: use one of {', '.join(s.power for s in seats)}")
@@ -391,4 +364,50 @@ def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
                 seat.bot = True
         row.name = f"{body.preset} against bots"
         row.status = "active"
-        return _out(row, seats, caller, _game_of(row))
+        game = game_of(row)
+        schedule(row, game)
+        return _out(row, seats, caller, game)
+
+
+@router.post("/{game_id}/pause", response_model=GameOut, summary="Pause the game: its deadline stops (game master)")
+def pause(game_id: str, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        if row.status != "active":
+            raise conflict(f"the game is {row.status}, not active")
+        row.status = "paused"
+        if row.deadline_at is not None:
+            row.paused_left = max((_aware(row.deadline_at) - now()).total_seconds(), 0.0)
+        row.deadline_at = None
+        return _out(row, seats_of(session, game_id), caller, game_of(row))
+
+
+@router.post("/{game_id}/resume", response_model=GameOut, summary="Resume a paused game (game master)")
+def resume(game_id: str, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        if row.status != "paused":
+            raise conflict(f"the game is {row.status}, not paused")
+        row.status = "active"
+        game = game_of(row)
+        if row.paused_left is not None:
+            row.deadline_at = now() + timedelta(seconds=row.paused_left)
+        else:
+            schedule(row, game)
+        row.paused_left = None
+        return _out(row, seats_of(session, game_id), caller, game)
+
+
+@router.post("/{game_id}/extend", response_model=GameOut, summary="Extend the current deadline (game master)")
+def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row = _master_row(session, game_id, caller, lock=True)
+        if row.deadline_at is None:
+            raise conflict("the game has no deadline running to extend")
+        row.deadline_at = _aware(row.deadline_at) + timedelta(seconds=body.seconds)
+        return _out(row, seats_of(session, game_id), caller, game_of(row))
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite gives back naive datetimes: they were written in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

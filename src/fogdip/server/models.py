@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -57,6 +57,7 @@ class GameRow(Base):
     """One game. ``record`` is its game file; ``version`` counts its saves."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_due", "status", "deadline_at"),)
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -71,6 +72,12 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Seconds per phase type, as JSON: {"movement": 86400, "retreats": 3600, "adjustments": 3600}.
+    deadlines: Mapped[str] = mapped_column(Text, default="{}")
+    #: When the current turn is adjudicated if it has not been already (none: no deadline).
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Seconds that were left of the deadline when the game was paused.
+    paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class Seat(Base):
