@@ -17,11 +17,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fogdip.server import auth, games
+from fogdip.server import auth, games, stream
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
+from fogdip.server.events import Hub
 from fogdip.server.state import ServerState
 
 log = logging.getLogger("fogdip.server")
@@ -31,14 +32,17 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     """A fogdip server with ``settings``; its database is brought up to date when it starts
     (unless ``upgrade`` is false)."""
     database = Database(settings.database_url)
+    hub = Hub(database)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if upgrade:
             database.upgrade()
         keeper = asyncio.create_task(keep_deadlines(database, settings.deadline_check))
+        feeder = asyncio.create_task(hub.run())
         yield
         keeper.cancel()
+        feeder.cancel()
         database.dispose()
 
     app = FastAPI(
@@ -48,9 +52,10 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         lifespan=lifespan,
         docs_url="/docs",
     )
-    app.state.fogdip = ServerState(settings, database)
+    app.state.fogdip = ServerState(settings, database, hub)
     app.include_router(auth.router)
     app.include_router(games.router)
+    app.include_router(stream.router)
     _errors(app)
     _limits(app, settings)
 

@@ -4,6 +4,7 @@ change), personal API tokens for bots and scripts, and who is asking."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
@@ -63,7 +64,14 @@ def _aware(moment: datetime) -> datetime:
 def caller_of(request: Request, state: ServerState) -> Caller | None:
     """The account behind a request: a bearer token, or a session cookie (whose changes must
     carry the session's CSRF token)."""
-    header = request.headers.get("authorization", "")
+    return caller_from(request.headers, request.cookies, request.method, state)
+
+
+def caller_from(
+    headers: Mapping[str, str], cookies: Mapping[str, str], method: str, state: ServerState
+) -> Caller | None:
+    """The account behind a request's headers and cookies (a WebSocket's handshake too)."""
+    header = headers.get("authorization", "")
     if header:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -77,7 +85,7 @@ def caller_of(request: Request, state: ServerState) -> Caller | None:
         if row is None:
             raise ApiError(401, "unauthorized", "that API token is not valid: it may have been revoked")
         return Caller(row[0].id, row[0].name, row[0].is_admin, True)
-    secret = request.cookies.get(COOKIE)
+    secret = cookies.get(COOKIE)
     if not secret:
         return None
     with state.db.reading() as session:
@@ -91,7 +99,7 @@ def caller_of(request: Request, state: ServerState) -> Caller | None:
     user, signed = found[0], found[1]
     if _aware(signed.expires_at) < _now():
         return None
-    if request.method not in _SAFE and not same(request.headers.get(CSRF_HEADER, ""), signed.csrf_token):
+    if method not in _SAFE and not same(headers.get(CSRF_HEADER, ""), signed.csrf_token):
         raise ApiError(
             403, "csrf", f"a change made with a session cookie must send the session's CSRF token in {CSRF_HEADER}"
         )

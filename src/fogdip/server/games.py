@@ -39,6 +39,7 @@ from fogdip.game import Game
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
 from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
+from fogdip.server.events import publish
 from fogdip.server.models import GameRow, Seat
 from fogdip.server.security import new_secret, same
 from fogdip.server.turns import PHASE_TYPES, game_of, now, play_turn, save, schedule, seats_of
@@ -223,6 +224,7 @@ def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         row.status = "active"
         game = game_of(row)
         schedule(row, game)
+        publish(session, row.id, "deadline", game.turn)
         return _out(row, seats_of(session, game_id), caller, game)
 
 
@@ -379,7 +381,9 @@ def pause(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         if row.deadline_at is not None:
             row.paused_left = max((_aware(row.deadline_at) - now()).total_seconds(), 0.0)
         row.deadline_at = None
-        return _out(row, seats_of(session, game_id), caller, game_of(row))
+        game = game_of(row)
+        publish(session, row.id, "deadline", game.turn)
+        return _out(row, seats_of(session, game_id), caller, game)
 
 
 @router.post("/{game_id}/resume", response_model=GameOut, summary="Resume a paused game (game master)")
@@ -395,6 +399,7 @@ def resume(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         else:
             schedule(row, game)
         row.paused_left = None
+        publish(session, row.id, "deadline", game.turn)
         return _out(row, seats_of(session, game_id), caller, game)
 
 
@@ -405,7 +410,9 @@ def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> Gam
         if row.deadline_at is None:
             raise conflict("the game has no deadline running to extend")
         row.deadline_at = _aware(row.deadline_at) + timedelta(seconds=body.seconds)
-        return _out(row, seats_of(session, game_id), caller, game_of(row))
+        game = game_of(row)
+        publish(session, row.id, "deadline", game.turn)
+        return _out(row, seats_of(session, game_id), caller, game)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -92,3 +92,16 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Event(Base):
+    """Something that happened to a game that its members' live streams are told: a new phase
+    (``phase``), a deadline set, moved or stopped (``deadline``). Public facts only."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    turn: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -9,12 +9,14 @@ from fastapi import Request
 
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
+from fogdip.server.events import Hub
 
 
 @dataclass(frozen=True)
 class ServerState:
     settings: Settings
     db: Database
+    hub: Hub
 
 
 def server(request: Request) -> ServerState:

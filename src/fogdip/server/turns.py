@@ -17,6 +17,7 @@ from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.engine.units import Phase
 from fogdip.game import Game
 from fogdip.server.errors import ApiError
+from fogdip.server.events import publish
 from fogdip.server.models import GameRow, Seat
 
 log = logging.getLogger("fogdip.server")
@@ -67,6 +68,7 @@ def play_turn(session: Session, row: GameRow, game: Game) -> str:
     played = game.adjudicate()
     save(row, game)
     schedule(row, game)
+    publish(session, row.id, "phase", game.turn)
     for seat in seats:
         seat.ready = False
     return played.turn
