@@ -23,6 +23,8 @@ from fogdip.codec.api import (
     CSRF_HEADER,
     AccountOut,
     GameOut,
+    MessageOut,
+    MessagesOut,
     OrdersOut,
     SessionOut,
     TokenOut,
@@ -139,10 +141,18 @@ class FogdipClient:
         name: str = "",
         private: bool = True,
         deadlines: dict[str, float] | None = None,
+        press: str | None = None,
     ) -> GameOut:
         """A new game you master; ``deadlines`` in seconds per phase type (``movement``,
-        ``retreats``, ``adjustments``)."""
-        body = {"preset": preset, "options": options or {}, "name": name, "private": private, "deadlines": deadlines}
+        ``retreats``, ``adjustments``); ``press`` its press mode (default: the variant's)."""
+        body = {
+            "preset": preset,
+            "options": options or {},
+            "name": name,
+            "private": private,
+            "deadlines": deadlines,
+            "press": press,
+        }
         return GameOut.model_validate(self._json("POST", "/api/v1/games", json=body))
 
     def games(self) -> list[GameOut]:
@@ -189,6 +199,21 @@ class FogdipClient:
         if phase is not None:
             params["phase"] = phase
         return self.request("GET", f"/api/v1/games/{game_id}/map.svg", params=params).text
+
+    def send_message(self, game_id: str, to: list[str] | str, body: str, *, claim: str | None = None) -> MessageOut:
+        """Send a message to powers (or ``"all"``); ``claim``: black press's claimed sender."""
+        payload = {"to": to, "body": body, "claim": claim}
+        return MessageOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/messages", json=payload))
+
+    def messages(self, game_id: str, since: int = 0) -> MessagesOut:
+        return MessagesOut.model_validate(
+            self._json("GET", f"/api/v1/games/{game_id}/messages", params={"since": since})
+        )
+
+    def mark_read(self, game_id: str, up_to: int) -> MessagesOut:
+        return MessagesOut.model_validate(
+            self._json("POST", f"/api/v1/games/{game_id}/messages/read", json={"up_to": up_to})
+        )
 
     def file_orders(self, game_id: str, lines: list[str]) -> OrdersOut:
         """File the power's orders, replacing earlier ones; raises :class:`ApiFailure` (422,

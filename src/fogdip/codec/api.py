@@ -9,13 +9,18 @@ True
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from fogdip.variants import PRESETS
 
 CSRF_HEADER = "X-CSRF-Token"
+
+#: none; public (to all only, signed); white (signed); grey (anonymous); black (any claimed
+#: sender: only the game master sees the real one); gunboat (anonymous, and no player's
+#: identity anywhere).
+PressMode = Literal["none", "public", "white", "grey", "black", "gunboat"]
 
 
 class ErrorBody(BaseModel):
@@ -71,6 +76,7 @@ class GameIn(BaseModel):
         default=None,
         description="seconds per phase type: movement, retreats, adjustments; none: the game master adjudicates",
     )
+    press: PressMode | None = Field(default=None, description="the game's press; none: the variant's own")
 
 
 class SeatOut(BaseModel):
@@ -94,6 +100,7 @@ class GameOut(BaseModel):
     power: str | None = Field(default=None, description="the asker's power, if it plays one")
     invite: str | None = Field(default=None, description="the invitation secret: shown to the game master only")
     deadlines: dict[str, float] = Field(default_factory=dict, description="seconds per phase type")
+    press: str = Field(default="white", description="the game's press mode")
     deadline: datetime | None = Field(default=None, description="when the current turn is adjudicated at the latest")
 
 
@@ -142,3 +149,27 @@ class TurnOut(BaseModel):
     adjudicated: str | None = Field(description="the turn just adjudicated; none if the turn still waits")
     next: str
     completed: bool
+
+
+class MessageIn(BaseModel):
+    to: list[str] | Literal["all"] = Field(description="the powers it goes to, or 'all'")
+    body: str = Field(min_length=1, max_length=4000)
+    claim: str | None = Field(default=None, description="black press only: the power it claims to come from")
+
+
+class MessageOut(BaseModel):
+    index: int = Field(description="its place among the messages you may read, from 1")
+    turn: str = Field(description="the turn it was sent in")
+    to: list[str] | Literal["all"]
+    sender: str | None = Field(description="who it says it is from, as the press mode shows it (none: anonymous)")
+    yours: bool = Field(description="you sent it")
+    body: str
+
+
+class MessagesOut(BaseModel):
+    messages: list[MessageOut]
+    unread: int
+
+
+class ReadIn(BaseModel):
+    up_to: int = Field(ge=0, description="the index of the last message read")

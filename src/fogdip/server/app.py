@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fogdip.server import auth, games, stream
+from fogdip.server import auth, games, press, stream
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
@@ -55,6 +55,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app.state.fogdip = ServerState(settings, database, hub)
     app.include_router(auth.router)
     app.include_router(games.router)
+    app.include_router(press.router)
     app.include_router(stream.router)
     _errors(app)
     _limits(app, settings)

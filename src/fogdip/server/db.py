@@ -3,9 +3,11 @@ migrations that bring it up to date.
 
 >>> import tempfile, pathlib
 >>> database = Database(f"sqlite:///{pathlib.Path(tempfile.mkdtemp()) / 'x.sqlite3'}")
+>>> database.revision() is None
+True
 >>> database.upgrade()
->>> database.revision()
-'0001'
+>>> database.revision() == database.head()
+True
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -74,6 +77,13 @@ class Database:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    def head(self) -> str | None:
+        """The latest migration this fogdip has."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        head: str | None = ScriptDirectory.from_config(config).get_current_head()
+        return head
 
     def revision(self) -> str | None:
         """The migration the database is at (``None``: none applied)."""

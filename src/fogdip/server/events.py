@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,9 +29,11 @@ CHANNEL = "fogdip_events"
 log = logging.getLogger("fogdip.server")
 
 
-def publish(session: Session, game_id: str, kind: str, turn: str) -> None:
-    """Record that ``kind`` happened to the game (delivered once the transaction commits)."""
-    event = Event(game_id=game_id, kind=kind, turn=turn, created_at=datetime.now(UTC))
+def publish(session: Session, game_id: str, kind: str, turn: str, audience: Iterable[str] | None = None) -> None:
+    """Record that ``kind`` happened to the game (delivered once the transaction commits), for
+    every member, or only for the powers of ``audience`` (and the game master)."""
+    listed = None if audience is None else ",".join(sorted(set(audience)))
+    event = Event(game_id=game_id, kind=kind, turn=turn, created_at=datetime.now(UTC), audience=listed)
     session.add(event)
     session.flush()
     bind = session.get_bind()
@@ -44,21 +46,23 @@ class Hub:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._streams: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
+        #: By game: each connection's queue, with its power (``None``: the game master's).
+        self._streams: dict[str, dict[asyncio.Queue[dict[str, Any]], str | None]] = {}
         self._wake = asyncio.Event()
         self._last = 0
 
     @contextlib.contextmanager
-    def stream(self, game_id: str) -> Iterator[asyncio.Queue[dict[str, Any]]]:
-        """A queue of the game's events for one connection, while the block runs."""
+    def stream(self, game_id: str, power: str | None) -> Iterator[asyncio.Queue[dict[str, Any]]]:
+        """A queue of the game's events for one connection of ``power`` (``None``: the game
+        master, who hears every event), while the block runs."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
-        self._streams.setdefault(game_id, set()).add(queue)
+        self._streams.setdefault(game_id, {})[queue] = power
         try:
             yield queue
         finally:
             held = self._streams.get(game_id)
             if held is not None:
-                held.discard(queue)
+                held.pop(queue, None)
                 if not held:
                     del self._streams[game_id]
 
@@ -78,7 +82,10 @@ class Hub:
                     continue
                 for event in events:
                     self._last = max(self._last, event["id"])
-                    for queue in list(self._streams.get(event["game"], ())):
+                    audience = event["audience"]
+                    for queue, power in list(self._streams.get(event["game"], {}).items()):
+                        if audience is not None and power is not None and power not in audience:
+                            continue  # not for this connection's power: it is not told it happened
                         if queue.full():
                             continue  # a stalled connection misses updates; it can always re-read
                         queue.put_nowait({"type": event["kind"], "game": event["game"], "turn": event["turn"]})
@@ -114,4 +121,13 @@ class Hub:
     def _since(self, last: int) -> list[dict[str, Any]]:
         with self.db.reading() as session:
             rows = session.execute(select(Event).where(Event.id > last).order_by(Event.id)).scalars()
-            return [{"id": e.id, "game": e.game_id, "kind": e.kind, "turn": e.turn} for e in rows]
+            return [
+                {
+                    "id": e.id,
+                    "game": e.game_id,
+                    "kind": e.kind,
+                    "turn": e.turn,
+                    "audience": None if e.audience is None else frozenset(e.audience.split(",")),
+                }
+                for e in rows
+            ]

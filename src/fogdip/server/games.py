@@ -12,6 +12,7 @@ import json
 import logging
 import random
 from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -90,6 +91,7 @@ def _out(row: GameRow, seats: list[Seat], caller: Caller | None, game: Game) -> 
         invite=row.invite if role == "master" else None,
         deadlines=json.loads(row.deadlines or "{}"),
         deadline=row.deadline_at,
+        press=row.press,
     )
 
 
@@ -116,6 +118,7 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         created_at=made,
         updated_at=made,
         deadlines=json.dumps(_deadlines(body.deadlines)),
+        press=body.press or _VARIANT_PRESS[game.variant.options.press],
     )
     save(row, game)
     with state.db.transaction() as session:
@@ -177,6 +180,10 @@ def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> Ga
             seat = named
         seat.user_id = caller.user_id
         return _out(row, seats, caller, game_of(row))
+
+
+#: The press mode a game takes from its variant's ``press`` option, unless it is given one.
+_VARIANT_PRESS = MappingProxyType({"full": "white", "gunboat": "gunboat", "black": "black", "none": "none"})
 
 
 def _deadlines(given: dict[str, float] | None) -> dict[str, float]:

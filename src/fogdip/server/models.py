@@ -78,6 +78,8 @@ class GameRow(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: Seconds that were left of the deadline when the game was paused.
     paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: none, public, white, grey or black (fogdip.server.press)
+    press: Mapped[str] = mapped_column(String(16), default="white")
 
 
 class Seat(Base):
@@ -92,6 +94,8 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: How many of the messages this seat may read it has read.
+    read: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Event(Base):
@@ -104,4 +108,24 @@ class Event(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(24))
     turn: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The powers the event is for, comma-separated (a message's sender and recipients); none:
+    #: every member. The game master hears every event.
+    audience: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Message(Base):
+    """A message of a game's press. ``sender`` is the power that really sent it (seen by its
+    own player and the game master only, in grey and black press); ``shown_as`` the sender it
+    claims in black press; ``recipients`` the powers it goes to, comma-separated, or ``*``."""
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(24))
+    shown_as: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    recipients: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -50,7 +50,7 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=_NOT_FOUND, reason="no such game, or it is not yours to see")
         return
     await websocket.accept()
-    with state.hub.stream(game_id) as queue:
+    with state.hub.stream(game_id, hello.pop("power")) as queue:
         await websocket.send_json(hello)
         sender = asyncio.create_task(_forward(websocket, queue))
         try:
@@ -79,4 +79,5 @@ def _hello(state: ServerState, game_id: str, user_id: int) -> dict[str, Any] | N
         seated = session.execute(select(Seat.power).where(Seat.game_id == game_id, Seat.user_id == user_id)).first()
         if seated is None and row.master_id != user_id:
             return None
-        return {"type": "hello", "game": game_id, "turn": game_of(row).turn, "status": row.status}
+        power = None if seated is None else seated[0]
+        return {"type": "hello", "game": game_id, "turn": game_of(row).turn, "status": row.status, "power": power}

@@ -1,0 +1,150 @@
+"""Press: messages between the powers of a game, under its press mode, stored durably, each
+delivered to its recipients' streams and counted unread until read.
+
+What a player receives of a message is what the mode lets it know: in ``white`` and ``public``
+press the sending power; in ``grey`` and ``gunboat`` press nobody; in ``black`` press the
+sender the message claims (only the game master sees the real one). No message carries an
+account name or a timestamp, and a player's messages are numbered in its own list, so it
+cannot count the messages it was not sent.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
+from fogdip.server.auth import Caller, Server, SignedIn
+from fogdip.server.errors import bad_request, conflict, forbidden, not_found
+from fogdip.server.events import publish
+from fogdip.server.models import GameRow, Message, Seat
+from fogdip.server.turns import game_of, now, seats_of
+
+router = APIRouter(prefix="/api/v1/games", tags=["press"])
+
+#: Modes whose messages show their sending power; that hide it.
+_SIGNED = frozenset({"white", "public"})
+ALL = "*"
+
+
+def _member(session: Session, game_id: str, caller: Caller) -> tuple[GameRow, list[Seat], str | None]:
+    """The game, its seats and the caller's power (``None``: the game master); 404 for
+    anyone else, whether the game exists or not."""
+    row = session.get(GameRow, game_id)
+    seats = seats_of(session, game_id)
+    if row is None:
+        raise not_found()
+    for seat in seats:
+        if seat.user_id == caller.user_id:
+            return row, seats, seat.power
+    if row.master_id == caller.user_id:
+        return row, seats, None
+    raise not_found()
+
+
+def _visible(messages: list[Message], power: str | None) -> list[Message]:
+    if power is None:
+        return messages
+    return [m for m in messages if m.sender == power or m.recipients == ALL or power in m.recipients.split(",")]
+
+
+def _shown(message: Message, index: int, power: str | None, press: str) -> MessageOut:
+    to: list[str] | Literal["all"] = "all" if message.recipients == ALL else message.recipients.split(",")
+    if power is None:  # the game master sees who really sent it
+        sender: str | None = message.sender
+    elif message.sender == power:
+        sender = power
+    elif press in _SIGNED:
+        sender = message.sender
+    elif press == "black":
+        sender = message.shown_as
+    else:
+        sender = None
+    return MessageOut(
+        index=index, turn=message.turn, to=to, sender=sender, yours=message.sender == power, body=message.body
+    )
+
+
+def _all(session: Session, game_id: str) -> list[Message]:
+    return list(session.execute(select(Message).where(Message.game_id == game_id).order_by(Message.id)).scalars())
+
+
+@router.post("/{game_id}/messages", status_code=201, response_model=MessageOut, summary="Send a message")
+def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> MessageOut:
+    with state.db.transaction() as session:
+        row, seats, power = _member(session, game_id, caller)
+        if power is None:
+            raise forbidden("the game master does not write press; players do")
+        press = row.press
+        if press == "none":
+            raise forbidden("this game has no press")
+        if row.status == "finished":
+            raise conflict("the game is over")
+        powers = {seat.power for seat in seats}
+        if body.to == "all":
+            recipients = ALL
+        else:
+            wanted = sorted({name.strip().upper() for name in body.to} - {power})
+            unknown = [name for name in wanted if name not in powers]
+            if unknown or not wanted:
+                raise bad_request(
+                    f"send to 'all' or to other powers of this game ({', '.join(sorted(powers - {power}))}), "
+                    f"not {', '.join(unknown) or 'yourself'}",
+                    "bad-recipients",
+                )
+            if press == "public":
+                raise forbidden("this game's press is public: send to 'all'")
+            recipients = ",".join(wanted)
+        claim = None
+        if body.claim is not None:
+            if press != "black":
+                raise bad_request("only black press lets a message claim a sender", "no-claim")
+            claim = body.claim.strip().upper()
+            if claim not in powers:
+                raise bad_request(f"a message can claim to come from a power of this game, not {claim}", "no-claim")
+        message = Message(
+            game_id=game_id,
+            turn=game_of(row).turn,
+            sender=power,
+            shown_as=claim,
+            recipients=recipients,
+            body=body.body,
+            created_at=now(),
+        )
+        session.add(message)
+        session.flush()
+        audience = None if recipients == ALL else [power, *recipients.split(",")]
+        publish(session, game_id, "message", message.turn, audience)
+        mine = _visible(_all(session, game_id), power)
+        return _shown(message, len(mine), power, press)
+
+
+@router.get("/{game_id}/messages", response_model=MessagesOut, summary="Your messages, and how many are unread")
+def read_messages(
+    game_id: str,
+    state: Server,
+    caller: SignedIn,
+    since: Annotated[int, Query(ge=0, description="only those after this index")] = 0,
+) -> MessagesOut:
+    with state.db.reading() as session:
+        row, seats, power = _member(session, game_id, caller)
+        mine = _visible(_all(session, game_id), power)
+        seat = next((s for s in seats if s.power == power), None)
+        read = seat.read if seat is not None else len(mine)
+        shown = [_shown(m, i, power, row.press) for i, m in enumerate(mine, 1) if i > since]
+        return MessagesOut(messages=shown, unread=max(len(mine) - read, 0))
+
+
+@router.post("/{game_id}/messages/read", response_model=MessagesOut, summary="Mark messages read, up to an index")
+def mark_read(game_id: str, body: ReadIn, state: Server, caller: SignedIn) -> MessagesOut:
+    with state.db.transaction() as session:
+        _row, seats, power = _member(session, game_id, caller)
+        seat = next((s for s in seats if s.power == power), None)
+        if seat is None:
+            raise forbidden("the game master has nothing unread")
+        total = len(_visible(_all(session, game_id), power))
+        seat.read = max(seat.read, min(body.up_to, total))
+        return MessagesOut(messages=[], unread=total - seat.read)
