@@ -49,7 +49,11 @@ class ServerProcess:
 
 
 def start_server(
-    data: Path, database: str | None = None, port: int | None = None, log_level: str = "warning"
+    data: Path,
+    database: str | None = None,
+    port: int | None = None,
+    log_level: str = "warning",
+    env: dict[str, str] | None = None,
 ) -> ServerProcess:
     """``fogdip serve`` on ``data`` (and ``database``, if given), waited for until it answers."""
     port = port or free_port()
@@ -58,9 +62,9 @@ def start_server(
     command = [sys.executable, "-m", "fogdip", "serve", "--data", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
-    env = {**os.environ, "FOGDIP_LOG_LEVEL": log_level}
+    environment = {**os.environ, "FOGDIP_LOG_LEVEL": log_level, **(env or {})}
     with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -23,6 +24,7 @@ from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
 from fogdip.server.events import Hub
+from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 
 log = logging.getLogger("fogdip.server")
@@ -121,6 +123,25 @@ def _explain(exc: RequestValidationError) -> str:
 
 
 def _limits(app: FastAPI, settings: Settings) -> None:
+    limiter = RateLimiter(settings.rate_per_minute)
+
+    @app.middleware("http")
+    async def rate(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        wait = limiter.spend(_client_key(request))
+        if wait is not None:
+            return JSONResponse(
+                {
+                    "error": {
+                        "code": "slow-down",
+                        "message": f"too many requests: at most {settings.rate_per_minute} a minute; "
+                        f"try again in {wait} s",
+                    }
+                },
+                status_code=429,
+                headers={"Retry-After": str(wait)},
+            )
+        return await call_next(request)
+
     @app.middleware("http")
     async def body_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         length = request.headers.get("content-length")
@@ -135,6 +156,37 @@ def _limits(app: FastAPI, settings: Settings) -> None:
                 status_code=413,
             )
         return await call_next(request)
+
+
+class RateLimiter:
+    """Requests per minute per client, counted in fixed one-minute windows, in this process
+    (each process of a scaled-out server counts its own share)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._windows: dict[str, tuple[int, int]] = {}
+
+    def spend(self, key: str, moment: float | None = None) -> int | None:
+        """Count one request of ``key``: ``None`` if allowed, else the seconds to wait."""
+        moment = time.time() if moment is None else moment
+        window = int(moment // 60)
+        start, used = self._windows.get(key, (window, 0))
+        if start != window:
+            start, used = window, 0
+            if len(self._windows) > 10_000:  # forget finished windows now and then
+                self._windows = {k: v for k, v in self._windows.items() if v[0] == window}
+        if used >= self.per_minute:
+            return max(1, int(60 - moment % 60))
+        self._windows[key] = (start, used + 1)
+        return None
+
+
+def _client_key(request: Request) -> str:
+    """Whose requests these are: the token or session (hashed), else the address."""
+    credential = request.headers.get("authorization") or request.cookies.get(auth.COOKIE)
+    if credential:
+        return "c:" + token_digest(credential)
+    return "a:" + (request.client.host if request.client is not None else "?")
 
 
 def _version() -> str:
