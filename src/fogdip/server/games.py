@@ -200,6 +200,18 @@ def _deadlines(given: dict[str, float] | None) -> dict[str, float]:
     return dict(given)
 
 
+def _player_row(session: Session, game_id: str, caller: Caller, refusal: str) -> tuple[GameRow, list[Seat], str]:
+    """The game, locked for a change, its seats and the caller's power; 403 with ``refusal``
+    for a member who plays no power, 404 for anyone else."""
+    row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
+    seats = seats_of(session, game_id)
+    row = _visible(row, seats, caller)
+    role, power = _role(row, seats, caller)
+    if role != "player" or power is None:
+        raise forbidden(refusal)
+    return row, seats, power
+
+
 def _master_row(session: Session, game_id: str, caller: Caller, *, lock: bool) -> GameRow:
     query = select(GameRow).where(GameRow.id == game_id)
     row = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
@@ -286,12 +298,7 @@ def map_svg(
 )
 def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -> OrdersOut:
     with state.db.transaction() as session:
-        row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-        seats = seats_of(session, game_id)
-        row = _visible(row, seats, caller)
-        role, power = _role(row, seats, caller)
-        if role != "player" or power is None:
-            raise forbidden("only a player files orders, for its own power")
+        row, _seats, power = _player_row(session, game_id, caller, "only a player files orders, for its own power")
         if row.status not in ("forming", "active"):
             raise conflict(f"the game is {row.status}: no orders are taken")
         game = game_of(row)
@@ -336,12 +343,7 @@ def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
 )
 def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
-        row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-        seats = seats_of(session, game_id)
-        row = _visible(row, seats, caller)
-        role, power = _role(row, seats, caller)
-        if role != "player" or power is None:
-            raise forbidden("only a player marks its orders ready")
+        row, seats, power = _player_row(session, game_id, caller, "only a player marks its orders ready")
         if row.status != "active":
             raise conflict(f"the game is {row.status}; orders are marked ready once it has started")
         mine = next(seat for seat in seats if seat.power == power)
