@@ -189,6 +189,16 @@ class FogdipClient:
     def extend(self, game_id: str, seconds: float) -> GameOut:
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/extend", json={"seconds": seconds}))
 
+    def import_game(self, game_file: dict[str, Any], *, name: str = "", private: bool = True) -> GameOut:
+        """Bring a 'fogdip gm' game file into the server; you are its game master."""
+        body = {"game": game_file, "name": name, "private": private}
+        return GameOut.model_validate(self._json("POST", "/api/v1/games/import", json=body))
+
+    def export_game(self, game_id: str, format: str = "fogdip") -> dict[str, Any]:
+        """The whole game as a game file (``fogdip``) or MILA's saved game (``mila``)."""
+        answer: dict[str, Any] = self._json("GET", f"/api/v1/games/{game_id}/export", params={"format": format})
+        return answer
+
     def view(self, game_id: str) -> dict[str, Any]:
         """A player's view (reports, knowledge, filed lines), or the game master's board."""
         answer: dict[str, Any] = self._json("GET", f"/api/v1/games/{game_id}/view")

@@ -173,3 +173,9 @@ class MessagesOut(BaseModel):
 
 class ReadIn(BaseModel):
     up_to: int = Field(ge=0, description="the index of the last message read")
+
+
+class ImportIn(BaseModel):
+    game: dict[str, Any] = Field(description="a fogdip game file, as 'fogdip gm' writes it")
+    name: str = Field(default="", max_length=80)
+    private: bool = True

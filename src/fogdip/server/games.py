@@ -25,6 +25,7 @@ from fogdip.codec.api import (
     ExtendIn,
     GameIn,
     GameOut,
+    ImportIn,
     JoinIn,
     LineOut,
     OrdersIn,
@@ -33,10 +34,12 @@ from fogdip.codec.api import (
     SeatOut,
     TurnOut,
 )
+from fogdip.codec.gamefiles import game_from_json
 from fogdip.codec.turns import position_document
 from fogdip.codec.views import power_view_to_json
 from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
+from fogdip.game.exports import mila_saved_game
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
 from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
@@ -427,3 +430,69 @@ def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> Gam
 def _aware(moment: datetime) -> datetime:
     # SQLite gives back naive datetimes: they were written in UTC.
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@router.post(
+    "/import",
+    status_code=201,
+    response_model=GameOut,
+    summary="Bring a 'fogdip gm' game file into the server; you are its game master",
+)
+def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
+    try:
+        game = Game(game_from_json(body.game, "the game file"), "the imported game")
+    except FogdipError as exc:
+        # The file is the importer's own: its faults may be described to it in full.
+        raise bad_request(str(exc), "bad-game-file") from None
+    made = now()
+    started = bool(game.record.history)
+    row = GameRow(
+        id=new_secret()[:12].replace("-", "x").replace("_", "y"),
+        name=body.name or f"imported {game.variant.name} game",
+        preset=game.variant.options.name.partition("+")[0],
+        private=body.private,
+        invite=new_secret()[:24],
+        master_id=caller.user_id,
+        status="finished" if game.position.completed else "active" if started else "forming",
+        record="",
+        version=0,
+        created_at=made,
+        updated_at=made,
+        deadlines="{}",
+        press=_VARIANT_PRESS[game.variant.options.press],
+    )
+    save(row, game)
+    with state.db.transaction() as session:
+        session.add(row)
+        session.flush()
+        seats = [Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
+        session.add_all(seats)
+    return _out(row, seats, caller, game)
+
+
+@router.get(
+    "/{game_id}/export",
+    summary="The whole game, as a 'fogdip gm' game file or as MILA JSON (game master; everyone once a game that reveals is over)",
+)
+def export_game(
+    game_id: str,
+    state: Server,
+    caller: SignedIn,
+    format: Annotated[str, Query(description="fogdip (a game file) or mila (MILA's saved game)")] = "fogdip",
+) -> dict[str, Any]:
+    with state.db.reading() as session:
+        seats = seats_of(session, game_id)
+        row = _visible(session.get(GameRow, game_id), seats, caller)
+        role, _power = _role(row, seats, caller)
+        game = game_of(row)
+    revealed = game.position.completed and game.variant.options.reveal_at_end
+    if row.master_id != caller.user_id and not (revealed and role != "none"):
+        raise forbidden(
+            "the whole game is the game master's until it is over (and then only where the variant reveals it)"
+        )
+    if format == "fogdip":
+        exported: dict[str, Any] = json.loads(row.record)
+        return exported
+    if format == "mila":
+        return mila_saved_game(game, row.id)
+    raise bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")
