@@ -107,7 +107,9 @@ def test_a_fog_game_through_the_api(server: ServerProcess) -> None:
     assert view["power"] == "FRANCE"
     assert "A PAR - BUR" in view["reports"][-1]["text"]
     svg = france.map_svg(game.id)
-    assert svg.startswith("<svg") and "A BUR (France)" in svg and "A MOS (Russia)" not in svg
+    # the bots seated beside France move at random: its army is in Paris or Burgundy
+    assert svg.startswith("<svg") and ("A BUR (France)" in svg or "A PAR (France)" in svg)
+    assert "A MOS (Russia)" not in svg
     assert master.view(game.id)["next_turn"] == "S1901R"
 
 

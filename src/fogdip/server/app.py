@@ -12,11 +12,13 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import text
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fogdip.server import auth, games, press, stream
 from fogdip.server.config import Settings
@@ -53,6 +55,8 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         version=_version(),
         lifespan=lifespan,
         docs_url="/docs",
+        # No redirects to a slash-ended path: they would echo the request's Host header.
+        redirect_slashes=False,
     )
     app.state.fogdip = ServerState(settings, database, hub)
     app.include_router(auth.router)
@@ -93,10 +97,24 @@ def _errors(app: FastAPI) -> None:
             404: "no such page; the API is under /api/v1 and described at /docs",
             405: "that method is not allowed here",
         }
+        codes = {400: "bad-request", 404: "not-found", 405: "method", 413: "too-large"}
         return JSONResponse(
-            {"error": {"code": "http", "message": message.get(exc.status_code, str(exc.detail))}},
+            {
+                "error": {
+                    "code": codes.get(exc.status_code, "http"),
+                    "message": message.get(exc.status_code, str(exc.detail)),
+                }
+            },
             status_code=exc.status_code,
         )
+
+    @app.exception_handler(DataError)
+    async def unstorable(_request: Request, exc: DataError) -> JSONResponse:
+        return _unstorable()
+
+    @app.exception_handler(OverflowError)
+    async def overflow(_request: Request, exc: OverflowError) -> JSONResponse:
+        return _unstorable()
 
     @app.exception_handler(Exception)
     async def internal(_request: Request, exc: Exception) -> JSONResponse:
@@ -106,6 +124,19 @@ def _errors(app: FastAPI) -> None:
             {"error": {"code": "internal", "message": "the server failed; nothing was changed; please report it"}},
             status_code=500,
         )
+
+
+def _unstorable() -> JSONResponse:
+    return JSONResponse(
+        {
+            "error": {
+                "code": "unstorable",
+                "message": "a value of the request cannot be stored: a text holds a NUL character, "
+                "a number is out of range, or a text is too long; send plain text and numbers in range",
+            }
+        },
+        status_code=400,
+    )
 
 
 def _explain(exc: RequestValidationError) -> str:
@@ -123,11 +154,24 @@ def _explain(exc: RequestValidationError) -> str:
 
 
 def _limits(app: FastAPI, settings: Settings) -> None:
+    # Added first, so it runs innermost: what it raises while the body is read reaches the
+    # route's own error handling, not another middleware's.
+    app.add_middleware(BodyGuard, limit=settings.max_body)
     limiter = RateLimiter(settings.rate_per_minute)
+
+    #: An address may make this many times a client's requests: several people behind one
+    #: address, but no way round the limit by inventing credentials.
+    per_address = RateLimiter(settings.rate_per_minute * 4)
 
     @app.middleware("http")
     async def rate(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        wait = limiter.spend(_client_key(request))
+        address = "a:" + (request.client.host if request.client is not None else "?")
+        wait = per_address.spend(address)
+        key = _client_key(request)
+        if wait is None and key != address:
+            wait = limiter.spend(key)
+        elif wait is None:
+            wait = limiter.spend(address)
         if wait is not None:
             return JSONResponse(
                 {
@@ -142,20 +186,50 @@ def _limits(app: FastAPI, settings: Settings) -> None:
             )
         return await call_next(request)
 
-    @app.middleware("http")
-    async def body_size(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body):
-            return JSONResponse(
-                {
-                    "error": {
-                        "code": "too-large",
-                        "message": f"a request body may have at most {settings.max_body:,} bytes",
-                    }
-                },
-                status_code=413,
-            )
-        return await call_next(request)
+
+class BodyGuard:
+    """Request bodies: at most ``limit`` bytes, whether the length is told first or the body
+    comes in chunks (counted as it is read), and no NUL character, in the body or the path
+    (PostgreSQL cannot store one; SQLite could, and the two must answer alike)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.too_large = f"a request body may have at most {limit:,} bytes"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if "\x00" in scope.get("path", ""):
+            await _refuse(400, "unstorable", "the path holds a NUL character", scope, receive, send)
+            return
+        length = dict(scope.get("headers", ())).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _refuse(413, "too-large", self.too_large, scope, receive, send)
+            return
+        read = 0
+        tail = b""
+
+        async def counted() -> Message:
+            nonlocal read, tail
+            message = await receive()
+            if message["type"] == "http.request":
+                body = message.get("body", b"")
+                read += len(body)
+                if read > self.limit:
+                    raise HTTPException(413, self.too_large)
+                seen = tail + body
+                if b"\x00" in seen or b"\\u0000" in seen:
+                    raise HTTPException(400, "a text holds a NUL character; send plain text")
+                tail = seen[-5:]
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _refuse(status: int, code: str, message: str, scope: Scope, receive: Receive, send: Send) -> None:
+    await JSONResponse({"error": {"code": code, "message": message}}, status_code=status)(scope, receive, send)
 
 
 class RateLimiter:

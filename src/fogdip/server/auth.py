@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 from sqlalchemy import select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
@@ -37,7 +37,7 @@ class Caller:
 
 
 def _check_name(name: str) -> str:
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise bad_request(
             "a name is 3 to 40 letters, digits, '_', '.' or '-', starting with a letter or digit", "bad-name"
         )
@@ -213,7 +213,7 @@ def list_tokens(state: Server, caller: SignedIn) -> list[TokenOut]:
 
 
 @router.delete("/tokens/{token_id}", status_code=204, summary="Revoke an API token")
-def revoke_token(token_id: int, state: Server, caller: SignedIn) -> None:
+def revoke_token(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], state: Server, caller: SignedIn) -> None:
     with state.db.transaction() as session:
         row = session.get(ApiToken, token_id)
         if row is None or row.user_id != caller.user_id:
@@ -232,6 +232,10 @@ def reset_password(body: PasswordReset, state: Server, caller: SignedIn) -> None
         if user is None:
             raise ApiError(404, "not-found", f"no account is named {body.name!r}")
         user.password_hash = hash_password(password)
-        # Every session of the account ends: whoever held the old password is signed out.
+        # Every session of the account ends and every token is revoked: whoever held the old
+        # password is shut out.
         for old in session.execute(select(Session).where(Session.user_id == user.id)).scalars():
             session.delete(old)
+        for token in session.execute(select(ApiToken).where(ApiToken.user_id == user.id)).scalars():
+            if token.revoked_at is None:
+                token.revoked_at = _now()

@@ -34,7 +34,7 @@ from fogdip.codec.api import (
     SeatOut,
     TurnOut,
 )
-from fogdip.codec.gamefiles import game_from_json
+from fogdip.codec.gamefiles import GameFileError, game_from_json
 from fogdip.codec.turns import position_document
 from fogdip.codec.views import power_view_to_json
 from fogdip.engine.errors import FogdipError
@@ -258,7 +258,13 @@ def view(game_id: str, state: Server, caller: SignedIn) -> dict[str, Any]:
         role, power = _role(row, seats, caller)
         game = game_of(row)
     if role == "player" and power is not None:
-        return power_view_to_json(game.view(power))
+        try:
+            return power_view_to_json(game.view(power))
+        except GameFileError as exc:
+            log.error("game %s: %s's view cannot be read: %s", row.id, power, exc)
+            raise ApiError(
+                500, "damaged", "this game's stored data cannot be read; the server's admin has been told"
+            ) from None
     if role == "master":
         return {
             "next_turn": game.turn,
@@ -363,6 +369,12 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
     summary="Start a game against bots in one call: you play one power, the bot every other",
 )
 def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
+    if body.power is not None and body.preset in PRESETS:
+        powers = Game.create(body.preset).powers
+        if body.power.strip().upper() not in powers:
+            raise bad_request(
+                f"{body.power.strip().upper()} is not a power of this game: use one of {', '.join(powers)}"
+            )
     created = create_game(GameIn(preset=body.preset, options=body.options, name="", private=True), state, caller)
     with state.db.transaction() as session:
         row = session.execute(select(GameRow).where(GameRow.id == created.id).with_for_update()).scalar_one()
@@ -441,7 +453,9 @@ def _aware(moment: datetime) -> datetime:
 def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     try:
         game = Game(game_from_json(body.game, "the game file"), "the imported game")
-    except FogdipError as exc:
+        for power in game.powers:  # every report and knowledge entry must read, now, not later
+            game.view(power)
+    except (FogdipError, GameFileError) as exc:
         # The file is the importer's own: its faults may be described to it in full.
         raise bad_request(str(exc), "bad-game-file") from None
     made = now()
@@ -486,7 +500,8 @@ def export_game(
         role, _power = _role(row, seats, caller)
         game = game_of(row)
     revealed = game.position.completed and game.variant.options.reveal_at_end
-    if row.master_id != caller.user_id and not (revealed and role != "none"):
+    # The game master's: not a player's, even one who set up its game against bots.
+    if role != "master" and not (revealed and role != "none"):
         raise forbidden(
             "the whole game is the game master's until it is over (and then only where the variant reveals it)"
         )

@@ -2,8 +2,10 @@
 delivered to its recipients' streams and counted unread until read.
 
 What a player receives of a message is what the mode lets it know: in ``white`` and ``public``
-press the sending power; in ``grey`` and ``gunboat`` press nobody; in ``black`` press the
-sender the message claims (only the game master sees the real one). No message carries an
+press the sending power and every recipient; in ``grey`` and ``gunboat`` press nobody; in
+``black`` press the sender the message claims (only the game master sees the real one). In
+the anonymous modes a recipient of a message not sent to all is told only that it was sent to
+it: the other recipients would name the sender by elimination. No message carries an
 account name or a timestamp, and a player's messages are numbered in its own list, so it
 cannot count the messages it was not sent.
 """
@@ -53,6 +55,10 @@ def _visible(messages: list[Message], power: str | None) -> list[Message]:
 
 def _shown(message: Message, index: int, power: str | None, press: str) -> MessageOut:
     to: list[str] | Literal["all"] = "all" if message.recipients == ALL else message.recipients.split(",")
+    if power is not None and message.sender != power and press not in _SIGNED and to != "all":
+        # Who else a message went to would name its sender by elimination (the sender is never
+        # among its recipients): in anonymous press a recipient is told only that it got it.
+        to = [power]
     if power is None:  # the game master sees who really sent it
         sender: str | None = message.sender
     elif message.sender == power:
