@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from fogdip.client import FogdipClient
@@ -87,3 +87,18 @@ def test_both_processes_streams_hear_of_a_phase_either_adjudicates(postgres: Pos
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_stream_ends_when_its_token_is_revoked(server: ServerProcess) -> None:
+    master, _ = signed_up(server, "master")
+    france, token = signed_up(server, "france")
+    game = master.create_game("fog-of-war")
+    france.join(game.id, "FRANCE", invite=game.invite)
+    master.start(game.id)
+    with open_stream(server, game.id, token) as stream:
+        next_message(stream, "hello")
+        france.revoke_token(france.tokens()[0].id)
+        master.adjudicate(game.id)
+        with pytest.raises(ConnectionClosed) as closed:
+            next_message(stream, "phase")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401

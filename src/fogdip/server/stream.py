@@ -52,7 +52,7 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     with state.hub.stream(game_id, hello.pop("power")) as queue:
         await websocket.send_json(hello)
-        sender = asyncio.create_task(_forward(websocket, queue))
+        sender = asyncio.create_task(_forward(websocket, queue, state))
         try:
             while True:  # the client may ping; anything it sends is otherwise ignored
                 await websocket.receive_text()
@@ -64,9 +64,19 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
                 await sender
 
 
-async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]], state: ServerState) -> None:
+    """Send each event, once the connection's credential is checked again: a stream ends when
+    its token is revoked or its session ends, at the next event."""
     while True:
-        await websocket.send_json(await queue.get())
+        event = await queue.get()
+        try:
+            still = await run_in_threadpool(caller_from, websocket.headers, websocket.cookies, "GET", state)
+        except ApiError:
+            still = None
+        if still is None:
+            await websocket.close(code=_UNAUTHORIZED, reason="the token was revoked, or the session ended")
+            return
+        await websocket.send_json(event)
 
 
 def _hello(state: ServerState, game_id: str, user_id: int) -> dict[str, Any] | None:
