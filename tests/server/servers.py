@@ -18,6 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
+
+from fogdip.client import ApiFailure, FogdipClient
+
+PASSWORD = "correct horse battery"
 
 
 def free_port() -> int:
@@ -148,3 +153,21 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
             _as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]), capture_output=True
         )
         shutil.rmtree(directory, ignore_errors=True)
+
+
+# --- clients ---------------------------------------------------------------------------------
+
+
+def account(server: ServerProcess, name: str) -> FogdipClient:
+    """A new account on ``server``, signed in."""
+    client = FogdipClient(server.url)
+    client.sign_up(name, PASSWORD)
+    client.sign_in(name, PASSWORD)
+    return client
+
+
+def failure(call: object, *args: object, **kwargs: object) -> ApiFailure:
+    """The error answer ``call`` gets (it must get one)."""
+    with pytest.raises(ApiFailure) as caught:
+        call(*args, **kwargs)  # type: ignore[operator]
+    return caught.value

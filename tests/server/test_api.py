@@ -6,24 +6,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from fogdip.client import ApiFailure, FogdipClient
+from fogdip.client import FogdipClient
 
-from servers import ServerProcess
-
-PASSWORD = "correct horse battery"
-
-
-def account(server: ServerProcess, name: str) -> FogdipClient:
-    client = FogdipClient(server.url)
-    client.sign_up(name, PASSWORD)
-    client.sign_in(name, PASSWORD)
-    return client
-
-
-def failure(call: object, *args: object, **kwargs: object) -> ApiFailure:
-    with pytest.raises(ApiFailure) as caught:
-        call(*args, **kwargs)  # type: ignore[operator]
-    return caught.value
+from servers import PASSWORD, ServerProcess, account, failure
 
 
 def test_the_home_page_docs_and_health_answer(server: ServerProcess) -> None:

@@ -10,24 +10,9 @@ import httpx
 import pytest
 from test_press import game_of_three
 
-from fogdip.client import ApiFailure, FogdipClient
+from fogdip.client import FogdipClient
 
-from servers import ServerProcess, start_server
-
-PASSWORD = "correct horse battery"
-
-
-def signed_in(server: ServerProcess, name: str) -> FogdipClient:
-    client = FogdipClient(server.url)
-    client.sign_up(name, PASSWORD)
-    client.sign_in(name, PASSWORD)
-    return client
-
-
-def failure(call: object, *args: object, **kwargs: object) -> ApiFailure:
-    with pytest.raises(ApiFailure) as caught:
-        call(*args, **kwargs)  # type: ignore[operator]
-    return caught.value
+from servers import PASSWORD, ServerProcess, account, failure, start_server
 
 
 @pytest.mark.parametrize("press", ["grey", "black", "gunboat"])
@@ -42,7 +27,7 @@ def test_anonymous_press_names_no_other_recipient(server: ServerProcess, press: 
 
 
 def test_a_player_against_bots_cannot_export_the_board(server: ServerProcess) -> None:
-    player = signed_in(server, "player")
+    player = account(server, "player")
     game = player.against_bots("fog-of-war", power="FRANCE")
     assert failure(player.export_game, game.id).status == 403
     assert failure(player.export_game, game.id, "mila").status == 403
@@ -79,7 +64,7 @@ def test_a_chunked_body_past_the_limit_is_refused(server: ServerProcess) -> None
 
 
 def test_values_the_database_cannot_store_are_a_clean_4xx(server: ServerProcess) -> None:
-    client = signed_in(server, "nul")
+    client = account(server, "nul")
     assert httpx.post(server.url + "/api/v1/session", json={"name": "a\u0000b", "password": "x" * 12}).status_code in (
         400,
         401,
@@ -96,14 +81,14 @@ def test_a_name_cannot_end_in_a_newline(server: ServerProcess) -> None:
 
 
 def test_a_password_reset_revokes_the_account_s_tokens(server: ServerProcess) -> None:
-    admin, bob = signed_in(server, "admin"), signed_in(server, "bob")
+    admin, bob = account(server, "admin"), account(server, "bob")
     bot = FogdipClient(server.url, token=bob.make_token("bot"))
     admin.reset_password("bob", "a brand new password")
     assert failure(bot.me).status == 401
 
 
 def test_a_damaged_game_file_is_refused_at_import(server: ServerProcess) -> None:
-    master = signed_in(server, "master")
+    master = account(server, "master")
     game = master.create_game("fog-of-war")
     exported = master.export_game(game.id)
     exported["opening"]["FRANCE"]["opening"] = None

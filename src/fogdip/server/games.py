@@ -46,6 +46,7 @@ from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not
 from fogdip.server.events import publish
 from fogdip.server.models import GameRow, Seat
 from fogdip.server.security import new_secret, same
+from fogdip.server.state import ServerState
 from fogdip.server.turns import PHASE_TYPES, game_of, now, play_turn, save, schedule, seats_of
 from fogdip.variants import PRESETS
 
@@ -106,28 +107,53 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         game = Game.create(body.preset, **body.options)
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-options") from None
-    game_id = new_secret()[:12].replace("-", "x").replace("_", "y")
-    made = now()
-    row = GameRow(
-        id=game_id,
+    return _store_new(
+        state,
+        caller,
+        game,
         name=body.name or f"{body.preset} game",
         preset=body.preset,
         private=body.private,
+        status="forming",
+        deadlines=_deadlines(body.deadlines),
+        press=body.press or _VARIANT_PRESS[game.variant.options.press],
+    )
+
+
+def _store_new(
+    state: ServerState,
+    caller: Caller,
+    game: Game,
+    *,
+    name: str,
+    preset: str,
+    private: bool,
+    status: str,
+    deadlines: dict[str, float],
+    press: str,
+) -> GameOut:
+    """Keep a new game, with its caller as game master and a free seat for every power."""
+    made = now()
+    row = GameRow(
+        id=new_secret()[:12].replace("-", "x").replace("_", "y"),
+        name=name,
+        preset=preset,
+        private=private,
         invite=new_secret()[:24],
         master_id=caller.user_id,
-        status="forming",
+        status=status,
         record="",
         version=0,
         created_at=made,
         updated_at=made,
-        deadlines=json.dumps(_deadlines(body.deadlines)),
-        press=body.press or _VARIANT_PRESS[game.variant.options.press],
+        deadlines=json.dumps(deadlines),
+        press=press,
     )
     save(row, game)
     with state.db.transaction() as session:
         session.add(row)
         session.flush()
-        seats = [Seat(game_id=game_id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
+        seats = [Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
         session.add_all(seats)
     return _out(row, seats, caller, game)
 
@@ -458,30 +484,18 @@ def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     except (FogdipError, GameFileError) as exc:
         # The file is the importer's own: its faults may be described to it in full.
         raise bad_request(str(exc), "bad-game-file") from None
-    made = now()
     started = bool(game.record.history)
-    row = GameRow(
-        id=new_secret()[:12].replace("-", "x").replace("_", "y"),
+    return _store_new(
+        state,
+        caller,
+        game,
         name=body.name or f"imported {game.variant.name} game",
         preset=game.variant.options.name.partition("+")[0],
         private=body.private,
-        invite=new_secret()[:24],
-        master_id=caller.user_id,
         status="finished" if game.position.completed else "active" if started else "forming",
-        record="",
-        version=0,
-        created_at=made,
-        updated_at=made,
-        deadlines="{}",
+        deadlines={},
         press=_VARIANT_PRESS[game.variant.options.press],
     )
-    save(row, game)
-    with state.db.transaction() as session:
-        session.add(row)
-        session.flush()
-        seats = [Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
-        session.add_all(seats)
-    return _out(row, seats, caller, game)
 
 
 @router.get(
