@@ -142,9 +142,14 @@ class FogdipClient:
         private: bool = True,
         deadlines: dict[str, float] | None = None,
         press: str | None = None,
+        press_range: str = "any",
+        observers: str = "press",
+        draw_votes: str | None = None,
+        ready_counts: bool | None = None,
     ) -> GameOut:
         """A new game you master; ``deadlines`` in seconds per phase type (``movement``,
-        ``retreats``, ``adjustments``); ``press`` its press mode (default: the variant's)."""
+        ``retreats``, ``adjustments``); ``press`` its press mode (default: the variant's);
+        the rest as :class:`fogdip.codec.api.GameIn` describes them."""
         body = {
             "preset": preset,
             "options": options or {},
@@ -152,6 +157,10 @@ class FogdipClient:
             "private": private,
             "deadlines": deadlines,
             "press": press,
+            "press_range": press_range,
+            "observers": observers,
+            "draw_votes": draw_votes,
+            "ready_counts": ready_counts,
         }
         return GameOut.model_validate(self._json("POST", "/api/v1/games", json=body))
 
@@ -173,6 +182,14 @@ class FogdipClient:
     def join(self, game_id: str, power: str | None = None, invite: str | None = None) -> GameOut:
         body = {"power": power, "invite": invite}
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/join", json=body))
+
+    def observe(self, game_id: str, invite: str | None = None) -> GameOut:
+        """Watch a game (a private one with its invitation), as its settings let observers."""
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/observe", json={"invite": invite}))
+
+    def vote_draw(self, game_id: str, vote: bool = True) -> GameOut:
+        """Vote for a draw among the powers still in the game, or take the vote back."""
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/draw", json={"vote": vote}))
 
     def seat_bots(self, game_id: str, powers: list[str] | None = None) -> GameOut:
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/bots", json={"powers": powers}))

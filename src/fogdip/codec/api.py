@@ -21,6 +21,13 @@ CSRF_HEADER = "X-CSRF-Token"
 #: sender: only the game master sees the real one); gunboat (anonymous, and no player's
 #: identity anywhere).
 PressMode = Literal["none", "public", "white", "grey", "black", "gunboat"]
+#: any: a power writes to any other; adjacent: only to powers it sees a unit of next to its own.
+PressRange = Literal["any", "adjacent"]
+#: none: the game takes no observers; press: its page and public press (and everything the
+#: variant reveals once it is over); board: also the game master's board as it stands.
+ObserverView = Literal["none", "press", "board"]
+#: open: every member sees which powers vote for a draw; secret: only the result is told.
+DrawVotes = Literal["open", "secret"]
 
 
 class ErrorBody(BaseModel):
@@ -77,14 +84,40 @@ class GameIn(BaseModel):
         description="seconds per phase type: movement, retreats, adjustments; none: the game master adjudicates",
     )
     press: PressMode | None = Field(default=None, description="the game's press; none: the variant's own")
+    press_range: PressRange = Field(
+        default="any", description="adjacent: a power writes only to powers it sees a unit of next to its own"
+    )
+    observers: ObserverView = Field(
+        default="press", description="what observers see: none (no observers), press (public press), board"
+    )
+    draw_votes: DrawVotes | None = Field(
+        default=None, description="open or secret draw votes; none: secret under fog or gunboat press, else open"
+    )
+    ready_counts: bool | None = Field(
+        default=None,
+        description="whether members are told how many powers are ready; none: yes unless the variant has fog",
+    )
 
 
 class SeatOut(BaseModel):
     power: str
     taken: bool
-    bot: bool
+    bot: bool = Field(description="the built-in bot plays it (not shown to players in gunboat games)")
     yours: bool
     ready: bool | None = Field(default=None, description="whether your orders are marked ready (your seat only)")
+    draw: bool | None = Field(default=None, description="whether you vote for a draw (your seat only)")
+
+
+class ReadyCount(BaseModel):
+    ready: int = Field(description="seats whose orders are marked ready (the bot's always are)")
+    of: int
+
+
+class OutcomeOut(BaseModel):
+    result: Literal["solo", "draw"]
+    powers: list[str] = Field(description="the winner, or the powers that share the draw")
+    agreed: str | None = Field(default=None, description="a draw agreed by vote: the turn it was agreed before")
+    revealed: bool = Field(description="the variant reveals the whole game now: every view shows its history")
 
 
 class GameOut(BaseModel):
@@ -96,12 +129,21 @@ class GameOut(BaseModel):
     turn: str
     private: bool
     seats: list[SeatOut]
-    role: str = Field(description="what the asker is in this game: master, player, or none")
+    role: str = Field(description="what the asker is in this game: master, player, observer, or none")
     power: str | None = Field(default=None, description="the asker's power, if it plays one")
     invite: str | None = Field(default=None, description="the invitation secret: shown to the game master only")
     deadlines: dict[str, float] = Field(default_factory=dict, description="seconds per phase type")
     press: str = Field(default="white", description="the game's press mode")
     deadline: datetime | None = Field(default=None, description="when the current turn is adjudicated at the latest")
+    press_range: PressRange = "any"
+    observers: ObserverView = "press"
+    draw_votes: DrawVotes = "secret"
+    ready_counts: bool = False
+    ready: ReadyCount | None = Field(default=None, description="how many are ready, where the game tells it")
+    votes: list[str] | None = Field(
+        default=None, description="the powers voting for a draw, where votes are open (the bot goes with the players)"
+    )
+    outcome: OutcomeOut | None = Field(default=None, description="how the game ended, once it has")
 
 
 class BotGameIn(BaseModel):
@@ -118,6 +160,14 @@ class ExtendIn(BaseModel):
 
 class ReadyIn(BaseModel):
     ready: bool = True
+
+
+class DrawIn(BaseModel):
+    vote: bool = Field(default=True, description="true: vote for a draw among the powers still in the game")
+
+
+class ObserveIn(BaseModel):
+    invite: str | None = Field(default=None, description="the invitation secret of a private game")
 
 
 class JoinIn(BaseModel):

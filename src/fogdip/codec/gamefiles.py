@@ -65,6 +65,15 @@ class TurnJSON(BaseModel):
     reports: dict[str, _Report]
 
 
+class Ending(BaseModel):
+    """A game ended by agreement: the powers that shared the draw, agreed before ``turn``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    draw: list[str]
+    turn: str
+
+
 class GameFileJSON(BaseModel):
     """A game file: the next turn's phase document, the lines filed for it, every turn
     played, each power's opening report and each power's knowledge after the last turn."""
@@ -78,6 +87,7 @@ class GameFileJSON(BaseModel):
     history: list[TurnJSON] = []
     opening: dict[str, _Report] = {}
     knowledge: dict[str, _Knowledge] = {}
+    ending: Ending | None = None
 
 
 #: What each part of a game file must be, in the words a game master needs to find the damage.
@@ -88,6 +98,7 @@ _PARTS = MappingProxyType(
         "history": '"history" must be a list of turns, each with "turn" and "reports"',
         "opening": '"opening" must map each power to its opening report',
         "knowledge": '"knowledge" must map each power to what it knows',
+        "ending": '"ending" must name the powers of an agreed draw ("draw") and its "turn"',
         "schema": '"schema" must be a whole number',
     }
 )
@@ -95,7 +106,7 @@ _PARTS = MappingProxyType(
 
 def game_to_json(record: GameRecord) -> dict[str, Any]:
     """The game file of ``record``."""
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "schema": SCHEMA,
         "position": position_document(record.position, record.variant),
@@ -107,6 +118,9 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
         "opening": record.opening,
         "knowledge": {power: knowledge_to_json(known) for power, known in sorted(record.knowledge.items())},
     }
+    if record.ending is not None:
+        data["ending"] = record.ending
+    return data
 
 
 def game_from_json(data: object, where: str = "the game file") -> GameRecord:
@@ -139,6 +153,7 @@ def game_from_json(data: object, where: str = "the game file") -> GameRecord:
         [TurnRecord(turn.turn, turn.orders, turn.result, turn.reports) for turn in wire.history],
         wire.opening,
         knowledge,
+        None if wire.ending is None else wire.ending.model_dump(),
     )
 
 

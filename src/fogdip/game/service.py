@@ -26,7 +26,8 @@ process can run as many as it likes. :class:`GameService` loads and saves games 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ from fogdip.codec.gamefiles import GameFileError
 from fogdip.codec.observations import observation_from_json, observation_to_json
 from fogdip.codec.turns import options_of_document, turn_document
 from fogdip.engine.errors import FogdipError
+from fogdip.engine.judge import solo_winner
 from fogdip.fog.knowledge import Knowledge
 from fogdip.fog.observation import Observation
 from fogdip.game.store import GameStore
@@ -180,6 +182,42 @@ class Game:
         record.position = played.position
         record.filed = {}
         return played
+
+    def agree_draw(self, powers: Iterable[str]) -> None:
+        """End the game in a draw shared by ``powers``, agreed before the next turn is played.
+        The game is then over as if its last turn had been played: nothing more is filed, and
+        a variant that reveals the game at its end reveals it now.
+
+        >>> game = Game.create("fog-of-war")
+        >>> game.agree_draw(["FRANCE", "ENGLAND"])
+        >>> game.turn, game.outcome()
+        ('COMPLETED', {'result': 'draw', 'powers': ['ENGLAND', 'FRANCE'], 'agreed': 'S1901M'})
+        """
+        record = self.record
+        if record.position.completed:
+            raise GameError("the game is over already")
+        shared = sorted({self._power(power) for power in powers})
+        if not shared:
+            raise GameError("a draw is shared by at least one power")
+        record.ending = {"draw": shared, "turn": self.turn}
+        ended = record.position.state.with_changes(completed=True)
+        record.position = dataclasses.replace(record.position, state=ended, setup_pending=False)
+        record.filed = {}
+
+    def outcome(self) -> dict[str, Any] | None:
+        """How the game ended, once it has: ``{"result": "solo", "powers": [winner]}``, or a
+        draw among ``powers`` (agreed by vote, with the turn it was agreed before; or the
+        survivors when the last year set for the game was played); ``None`` while it runs."""
+        record = self.record
+        if not record.position.completed:
+            return None
+        if record.ending is not None:
+            return {"result": "draw", "powers": list(record.ending["draw"]), "agreed": record.ending["turn"]}
+        state = record.position.state
+        winner = solo_winner(state, record.variant.rules)
+        if winner is not None:
+            return {"result": "solo", "powers": [winner]}
+        return {"result": "draw", "powers": [power for power in self.powers if not state.is_eliminated(power)]}
 
     # --- views ----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fogdip.server import auth, games, press, stream
+from fogdip.server import auth, games, lifecycle, press, stream, transfer
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
@@ -60,7 +60,9 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     )
     app.state.fogdip = ServerState(settings, database, hub)
     app.include_router(auth.router)
+    app.include_router(transfer.router)
     app.include_router(games.router)
+    app.include_router(lifecycle.router)
     app.include_router(press.router)
     app.include_router(stream.router)
     _errors(app)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,11 +30,26 @@ CHANNEL = "fogdip_events"
 log = logging.getLogger("fogdip.server")
 
 
-def publish(session: Session, game_id: str, kind: str, turn: str, audience: Iterable[str] | None = None) -> None:
+def publish(
+    session: Session,
+    game_id: str,
+    kind: str,
+    turn: str,
+    audience: Iterable[str] | None = None,
+    detail: Mapping[str, object] | None = None,
+) -> None:
     """Record that ``kind`` happened to the game (delivered once the transaction commits), for
-    every member, or only for the powers of ``audience`` (and the game master)."""
+    every member, or only for the powers of ``audience`` (and the game master). ``detail``
+    is more of the event, as JSON: only what everyone it is for may know."""
     listed = None if audience is None else ",".join(sorted(set(audience)))
-    event = Event(game_id=game_id, kind=kind, turn=turn, created_at=datetime.now(UTC), audience=listed)
+    event = Event(
+        game_id=game_id,
+        kind=kind,
+        turn=turn,
+        created_at=datetime.now(UTC),
+        audience=listed,
+        detail=None if detail is None else json.dumps(dict(detail), separators=(",", ":")),
+    )
     session.add(event)
     session.flush()
     bind = session.get_bind()
@@ -46,15 +62,16 @@ class Hub:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        #: By game: each connection's queue, with its power (``None``: the game master's).
+        #: By game: each connection's queue, with whom it hears for (``None``: the game
+        #: master, every event; a power; an observer, who is never in an audience).
         self._streams: dict[str, dict[asyncio.Queue[dict[str, Any]], str | None]] = {}
         self._wake = asyncio.Event()
         self._last = 0
 
     @contextlib.contextmanager
     def stream(self, game_id: str, power: str | None) -> Iterator[asyncio.Queue[dict[str, Any]]]:
-        """A queue of the game's events for one connection of ``power`` (``None``: the game
-        master, who hears every event), while the block runs."""
+        """A queue of the game's events for one connection that hears for ``power``
+        (:attr:`fogdip.server.members.Member.listener`), while the block runs."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
         self._streams.setdefault(game_id, {})[queue] = power
         try:
@@ -88,7 +105,9 @@ class Hub:
                             continue  # not for this connection's power: it is not told it happened
                         if queue.full():
                             continue  # a stalled connection misses updates; it can always re-read
-                        queue.put_nowait({"type": event["kind"], "game": event["game"], "turn": event["turn"]})
+                        queue.put_nowait(
+                            {"type": event["kind"], "game": event["game"], "turn": event["turn"], **event["detail"]}
+                        )
         finally:
             if listener is not None:
                 listener.cancel()
@@ -128,6 +147,7 @@ class Hub:
                     "kind": e.kind,
                     "turn": e.turn,
                     "audience": None if e.audience is None else frozenset(e.audience.split(",")),
+                    "detail": {} if e.detail is None else json.loads(e.detail),
                 }
                 for e in rows
             ]

@@ -1,5 +1,5 @@
-"""Games over HTTP: create, list, join, seat bots, start, file orders, adjudicate, and each
-member's own view and map. Every game action is the game service's (:class:`fogdip.game.Game`);
+"""Games over HTTP: create, list, join or watch, seat bots, start, file orders, adjudicate,
+and each member's own view and map. Every game action is the game service's (:class:`fogdip.game.Game`);
 this module decides who may ask, keeps the game in the database, and answers.
 
 A player receives only what its power's reports and knowledge hold: its view is
@@ -11,92 +11,56 @@ from __future__ import annotations
 import json
 import logging
 import random
-from datetime import UTC, datetime, timedelta
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from sqlalchemy import or_, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from fogdip.codec.api import (
     BotGameIn,
     BotsIn,
-    ExtendIn,
     GameIn,
     GameOut,
-    ImportIn,
     JoinIn,
     LineOut,
+    ObserveIn,
     OrdersIn,
     OrdersOut,
     ReadyIn,
-    SeatOut,
     TurnOut,
 )
-from fogdip.codec.gamefiles import GameFileError, game_from_json
+from fogdip.codec.gamefiles import GameFileError
 from fogdip.codec.turns import position_document
 from fogdip.codec.views import power_view_to_json
 from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
-from fogdip.game.exports import mila_saved_game
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
 from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
 from fogdip.server.events import publish
-from fogdip.server.models import GameRow, Seat
+from fogdip.server.members import Member, find_game, game_out, master_game, member_of, player_game, sees_board
+from fogdip.server.models import GameRow, Observer, Seat
 from fogdip.server.security import new_secret, same
 from fogdip.server.state import ServerState
-from fogdip.server.turns import PHASE_TYPES, game_of, now, play_turn, save, schedule, seats_of
+from fogdip.server.turns import (
+    PHASE_TYPES,
+    game_of,
+    now,
+    play_turn,
+    publish_deadline,
+    ready_detail,
+    save,
+    schedule,
+    seats_of,
+)
 from fogdip.variants import PRESETS
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
 log = logging.getLogger("fogdip.server")
-
-
-def _role(row: GameRow, seats: list[Seat], caller: Caller | None) -> tuple[str, str | None]:
-    """What the caller is in the game. A player's seat comes first: someone who both set up a
-    game against bots and plays in it sees it as a player."""
-    if caller is None:
-        return "none", None
-    for seat in seats:
-        if seat.user_id == caller.user_id:
-            return "player", seat.power
-    if row.master_id == caller.user_id:
-        return "master", None
-    return "none", None
-
-
-def _visible(row: GameRow | None, seats: list[Seat], caller: Caller | None) -> GameRow:
-    """The game, if the caller may see it; the same 404 whether it exists or not otherwise."""
-    if row is None:
-        raise not_found()
-    if not row.private or _role(row, seats, caller)[0] != "none":
-        return row
-    raise not_found()
-
-
-def _out(row: GameRow, seats: list[Seat], caller: Caller | None, game: Game) -> GameOut:
-    role, power = _role(row, seats, caller)
-    return GameOut(
-        id=row.id,
-        name=row.name,
-        preset=row.preset,
-        variant=game.variant.name,
-        status=row.status,
-        turn=game.turn,
-        private=row.private,
-        seats=[
-            SeatOut(power=s.power, taken=s.user_id is not None or s.bot, bot=s.bot, yours=s.power == power)
-            for s in seats
-        ],
-        role=role,
-        power=power,
-        invite=row.invite if role == "master" else None,
-        deadlines=json.loads(row.deadlines or "{}"),
-        deadline=row.deadline_at,
-        press=row.press,
-    )
 
 
 @router.post("", status_code=201, response_model=GameOut, summary="Create a game; you are its game master")
@@ -107,7 +71,22 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         game = Game.create(body.preset, **body.options)
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-options") from None
-    return _store_new(
+    press = body.press or VARIANT_PRESS[game.variant.options.press]
+    if body.press_range == "adjacent" and press in ("none", "public"):
+        raise bad_request(
+            f"adjacency-limited press needs messages between powers: not press {press!r} "
+            "(use white, grey, black or gunboat)",
+            "bad-press",
+        )
+    settings = GameSettings(
+        press=press,
+        press_range=body.press_range,
+        observers=body.observers,
+        draw_votes=body.draw_votes or default_draw_votes(game, press),
+        ready_counts=body.ready_counts if body.ready_counts is not None else not game.variant.options.fog_enabled,
+        deadlines=_deadlines(body.deadlines),
+    )
+    return store_new(
         state,
         caller,
         game,
@@ -115,12 +94,38 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         preset=body.preset,
         private=body.private,
         status="forming",
-        deadlines=_deadlines(body.deadlines),
-        press=body.press or _VARIANT_PRESS[game.variant.options.press],
+        settings=settings,
     )
 
 
-def _store_new(
+@dataclass(frozen=True)
+class GameSettings:
+    """How a game is run, beside its variant: press, observers, votes, deadlines."""
+
+    press: str
+    press_range: str = "any"
+    observers: str = "press"
+    draw_votes: str = "secret"
+    ready_counts: bool = False
+    deadlines: Mapping[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def of_variant(cls, game: Game) -> GameSettings:
+        """A game's settings where none are given: its variant's press, and the defaults."""
+        press = VARIANT_PRESS[game.variant.options.press]
+        return cls(
+            press=press,
+            draw_votes=default_draw_votes(game, press),
+            ready_counts=not game.variant.options.fog_enabled,
+        )
+
+
+def default_draw_votes(game: Game, press: str) -> str:
+    """Votes are secret where the variant hides things (fog) or players (gunboat)."""
+    return "secret" if game.variant.options.fog_enabled or press == "gunboat" else "open"
+
+
+def store_new(
     state: ServerState,
     caller: Caller,
     game: Game,
@@ -129,8 +134,7 @@ def _store_new(
     preset: str,
     private: bool,
     status: str,
-    deadlines: dict[str, float],
-    press: str,
+    settings: GameSettings,
 ) -> GameOut:
     """Keep a new game, with its caller as game master and a free seat for every power."""
     made = now()
@@ -146,16 +150,23 @@ def _store_new(
         version=0,
         created_at=made,
         updated_at=made,
-        deadlines=json.dumps(deadlines),
-        press=press,
+        deadlines=json.dumps(dict(settings.deadlines)),
+        press=settings.press,
+        press_range=settings.press_range,
+        observers=settings.observers,
+        draw_votes=settings.draw_votes,
+        ready_counts=settings.ready_counts,
     )
     save(row, game)
     with state.db.transaction() as session:
         session.add(row)
         session.flush()
-        seats = [Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False) for power in game.powers]
+        seats = [
+            Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False, draw=False, read=0)
+            for power in game.powers
+        ]
         session.add_all(seats)
-    return _out(row, seats, caller, game)
+    return game_out(row, seats, Member("master"))
 
 
 @router.get("", response_model=list[GameOut], summary="Open games, and the games you are in")
@@ -167,30 +178,28 @@ def list_games(state: Server, caller: SignedIn) -> list[GameOut]:
             .where(or_(GameRow.private.is_(False), GameRow.master_id == caller.user_id, GameRow.id.in_(mine)))
             .order_by(GameRow.created_at)
         ).scalars()
-        return [_out(row, seats_of(session, row.id), caller, game_of(row)) for row in rows]
+        out = []
+        for row in rows:
+            seats = seats_of(session, row.id)
+            out.append(game_out(row, seats, member_of(session, row, seats, caller)))
+        return out
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats")
 def get_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
     with state.db.reading() as session:
-        seats = seats_of(session, game_id)
-        row = _visible(session.get(GameRow, game_id), seats, caller)
-        return _out(row, seats, caller, game_of(row))
+        return game_out(*find_game(session, game_id, caller))
 
 
 @router.post("/{game_id}/join", response_model=GameOut, summary="Take a seat: a power, or a random free one")
 def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row = session.get(GameRow, game_id)
-        seats = seats_of(session, game_id)
-        invited = row is not None and body.invite is not None and same(body.invite, row.invite)
-        if row is None or (row.private and not invited and _role(row, seats, caller)[0] == "none"):
-            raise not_found()
+        row, seats, member = _invited(session, game_id, caller, body.invite)
         if row.status == "finished":
             raise conflict("the game is over")
-        if any(s.user_id == caller.user_id for s in seats):
+        if member.role == "player":
             raise conflict("you already play a power in this game")
-        if row.master_id == caller.user_id:
+        if member.role == "master":
             raise conflict("the game master does not play a power of the same game")
         free = [s for s in seats if s.user_id is None and not s.bot]
         if body.power is None:
@@ -208,11 +217,39 @@ def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> Ga
                 raise conflict(f"{wanted} is taken; choose a free power, or none for a random one")
             seat = named
         seat.user_id = caller.user_id
-        return _out(row, seats, caller, game_of(row))
+        session.execute(delete(Observer).where(Observer.game_id == game_id, Observer.user_id == caller.user_id))
+        return game_out(row, seats, Member("player", seat.power))
+
+
+def _invited(session: Session, game_id: str, caller: Caller, invite: str | None) -> tuple[GameRow, list[Seat], Member]:
+    """The game, locked, for someone who would join or watch it: an open game, or a private
+    one whose invitation the caller gives (or is a member of); the same 404 otherwise."""
+    row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
+    if row is None:
+        raise not_found()
+    seats = seats_of(session, game_id)
+    member = member_of(session, row, seats, caller)
+    invited = invite is not None and same(invite, row.invite)
+    if row.private and not invited and member.role == "none":
+        raise not_found()
+    return row, seats, member
+
+
+@router.post("/{game_id}/observe", response_model=GameOut, summary="Watch a game, as its settings let observers")
+def observe(game_id: str, body: ObserveIn, state: Server, caller: SignedIn) -> GameOut:
+    with state.db.transaction() as session:
+        row, seats, member = _invited(session, game_id, caller, body.invite)
+        if member.role in ("player", "master"):
+            raise conflict(f"you are this game's {'game master' if member.role == 'master' else 'player'} already")
+        if row.observers == "none":
+            raise forbidden("this game takes no observers")
+        if member.role == "none":
+            session.add(Observer(game_id=game_id, user_id=caller.user_id))
+        return game_out(row, seats, Member("observer"))
 
 
 #: The press mode a game takes from its variant's ``press`` option, unless it is given one.
-_VARIANT_PRESS = MappingProxyType({"full": "white", "gunboat": "gunboat", "black": "black", "none": "none"})
+VARIANT_PRESS = MappingProxyType({"full": "white", "gunboat": "gunboat", "black": "black", "none": "none"})
 
 
 def _deadlines(given: dict[str, float] | None) -> dict[str, float]:
@@ -229,76 +266,68 @@ def _deadlines(given: dict[str, float] | None) -> dict[str, float]:
     return dict(given)
 
 
-def _player_row(session: Session, game_id: str, caller: Caller, refusal: str) -> tuple[GameRow, list[Seat], str]:
-    """The game, locked for a change, its seats and the caller's power; 403 with ``refusal``
-    for a member who plays no power, 404 for anyone else."""
-    row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-    seats = seats_of(session, game_id)
-    row = _visible(row, seats, caller)
-    role, power = _role(row, seats, caller)
-    if role != "player" or power is None:
-        raise forbidden(refusal)
-    return row, seats, power
-
-
-def _master_row(session: Session, game_id: str, caller: Caller, *, lock: bool) -> GameRow:
-    query = select(GameRow).where(GameRow.id == game_id)
-    row = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
-    seats = seats_of(session, game_id)
-    row = _visible(row, seats, caller)
-    if row.master_id != caller.user_id:
-        raise forbidden("only the game master can do that")
-    return row
-
-
 @router.post("/{game_id}/bots", response_model=GameOut, summary="Seat the built-in bot (game master)")
 def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
-        seats = seats_of(session, game_id)
+        row, seats = master_game(session, game_id, caller, lock=True)
         wanted = None if body.powers is None else {p.strip().upper() for p in body.powers}
         for seat in seats:
             if seat.user_id is None and (wanted is None or seat.power in wanted):
                 seat.bot = True
-        return _out(row, seats, caller, game_of(row))
+        return game_out(row, seats, Member("master"))
 
 
 @router.post("/{game_id}/start", response_model=GameOut, summary="Start the game (game master)")
 def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
+        row, seats = master_game(session, game_id, caller, lock=True)
         if row.status != "forming":
             raise conflict(f"the game is {row.status}, not forming")
         row.status = "active"
-        game = game_of(row)
-        schedule(row, game)
-        publish(session, row.id, "deadline", game.turn)
-        return _out(row, seats_of(session, game_id), caller, game)
+        schedule(row, game_of(row))
+        publish_deadline(session, row)
+        return game_out(row, seats, Member("master"))
 
 
-@router.get("/{game_id}/view", summary="Your view: a player's reports and knowledge, or the game master's board")
+@router.get(
+    "/{game_id}/view",
+    summary="Your view: a player's reports and knowledge; the board for the game master (and observers where allowed)",
+)
 def view(game_id: str, state: Server, caller: SignedIn) -> dict[str, Any]:
     with state.db.reading() as session:
-        seats = seats_of(session, game_id)
-        row = _visible(session.get(GameRow, game_id), seats, caller)
-        role, power = _role(row, seats, caller)
+        row, _seats, member = find_game(session, game_id, caller)
         game = game_of(row)
-    if role == "player" and power is not None:
+    if member.role == "player" and member.power is not None:
         try:
-            return power_view_to_json(game.view(power))
+            return power_view_to_json(game.view(member.power))
         except GameFileError as exc:
-            log.error("game %s: %s's view cannot be read: %s", row.id, power, exc)
+            log.error("game %s: %s's view cannot be read: %s", row.id, member.power, exc)
             raise ApiError(
                 500, "damaged", "this game's stored data cannot be read; the server's admin has been told"
             ) from None
-    if role == "master":
+    if member.role == "master":
         return {
             "next_turn": game.turn,
             "position": position_document(game.position, game.variant),
             "status": game.status(),
             "filed": game.filed,
+            "outcome": game.outcome(),
         }
-    raise forbidden("you play no power in this game; observers see its public page only")
+    if sees_board(row, member):
+        # What is played, never what is filed: an observer could tell a player.
+        return {
+            "next_turn": game.turn,
+            "position": position_document(game.position, game.variant),
+            "outcome": game.outcome(),
+            "revealed_history": game.revealed_history(),
+        }
+    raise forbidden(_NO_BOARD)
+
+
+_NO_BOARD = (
+    "observers of this game see its page and public press only"
+    " (and everything, once the game is over, if its variant reveals it then)"
+)
 
 
 @router.get("/{game_id}/map.svg", summary="Your map, as SVG", response_class=Response)
@@ -310,17 +339,15 @@ def map_svg(
     crop: bool = False,
 ) -> Response:
     with state.db.reading() as session:
-        seats = seats_of(session, game_id)
-        row = _visible(session.get(GameRow, game_id), seats, caller)
-        role, power = _role(row, seats, caller)
+        row, _seats, member = find_game(session, game_id, caller)
         game = game_of(row)
     try:
-        if role == "player" and power is not None:
-            scene = power_scene_of(game, power, phase)
-        elif role == "master":
+        if member.role == "player" and member.power is not None:
+            scene = power_scene_of(game, member.power, phase)
+        elif sees_board(row, member):
             scene = master_scene_of(game, phase)
         else:
-            raise forbidden("you play no power in this game")
+            raise forbidden(_NO_BOARD if member.role == "observer" else "you play no power in this game")
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-phase") from None
     return Response(render_svg(scene, crop=crop), media_type="image/svg+xml")
@@ -329,11 +356,11 @@ def map_svg(
 @router.put(
     "/{game_id}/orders",
     response_model=OrdersOut,
-    summary="File your power's orders (replaces earlier ones); 422 with every line's verdict if one is refused",
+    summary="File your power's orders (replaces earlier ones; none: clear them); 422 with every line's verdict if one is refused",
 )
 def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -> OrdersOut:
     with state.db.transaction() as session:
-        row, _seats, power = _player_row(session, game_id, caller, "only a player files orders, for its own power")
+        row, _seats, power = player_game(session, game_id, caller, "only a player files orders, for its own power")
         if row.status not in ("forming", "active"):
             raise conflict(f"the game is {row.status}: no orders are taken")
         game = game_of(row)
@@ -354,16 +381,10 @@ def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -
     return OrdersOut(filed=True, lines=verdicts)
 
 
-def _all_ready(seats: list[Seat]) -> bool:
-    """Every seat is a bot or a player who marked its orders ready (an empty seat waits for the
-    game master, or the deadline)."""
-    return all(seat.bot or (seat.user_id is not None and seat.ready) for seat in seats)
-
-
 @router.post("/{game_id}/adjudicate", response_model=TurnOut, summary="Adjudicate the next turn now (game master)")
 def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
+        row, _seats = master_game(session, game_id, caller, lock=True)
         game = game_of(row)
         if game.position.completed:
             raise conflict("the game is over; there is no turn to adjudicate")
@@ -378,13 +399,21 @@ def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
 )
 def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
-        row, seats, power = _player_row(session, game_id, caller, "only a player marks its orders ready")
+        row, seats, power = player_game(session, game_id, caller, "only a player marks its orders ready")
         if row.status != "active":
             raise conflict(f"the game is {row.status}; orders are marked ready once it has started")
         mine = next(seat for seat in seats if seat.power == power)
+        changed = mine.ready != body.ready
         mine.ready = body.ready
         game = game_of(row)
-        turn = play_turn(session, row, game) if body.ready and _all_ready(seats) else None
+        if body.ready and all(seat.bot or (seat.user_id is not None and seat.ready) for seat in seats):
+            # Every seat is ready (an empty one waits for the game master, or the deadline).
+            turn: str | None = play_turn(session, row, game)
+        else:
+            turn = None
+            counts = ready_detail(row, seats)
+            if changed and counts is not None:
+                publish(session, row.id, "ready", game.turn, detail=counts)
         return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
 
 
@@ -416,112 +445,5 @@ def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
                 seat.bot = True
         row.name = f"{body.preset} against bots"
         row.status = "active"
-        game = game_of(row)
-        schedule(row, game)
-        return _out(row, seats, caller, game)
-
-
-@router.post("/{game_id}/pause", response_model=GameOut, summary="Pause the game: its deadline stops (game master)")
-def pause(game_id: str, state: Server, caller: SignedIn) -> GameOut:
-    with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
-        if row.status != "active":
-            raise conflict(f"the game is {row.status}, not active")
-        row.status = "paused"
-        if row.deadline_at is not None:
-            row.paused_left = max((_aware(row.deadline_at) - now()).total_seconds(), 0.0)
-        row.deadline_at = None
-        game = game_of(row)
-        publish(session, row.id, "deadline", game.turn)
-        return _out(row, seats_of(session, game_id), caller, game)
-
-
-@router.post("/{game_id}/resume", response_model=GameOut, summary="Resume a paused game (game master)")
-def resume(game_id: str, state: Server, caller: SignedIn) -> GameOut:
-    with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
-        if row.status != "paused":
-            raise conflict(f"the game is {row.status}, not paused")
-        row.status = "active"
-        game = game_of(row)
-        if row.paused_left is not None:
-            row.deadline_at = now() + timedelta(seconds=row.paused_left)
-        else:
-            schedule(row, game)
-        row.paused_left = None
-        publish(session, row.id, "deadline", game.turn)
-        return _out(row, seats_of(session, game_id), caller, game)
-
-
-@router.post("/{game_id}/extend", response_model=GameOut, summary="Extend the current deadline (game master)")
-def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> GameOut:
-    with state.db.transaction() as session:
-        row = _master_row(session, game_id, caller, lock=True)
-        if row.deadline_at is None:
-            raise conflict("the game has no deadline running to extend")
-        row.deadline_at = _aware(row.deadline_at) + timedelta(seconds=body.seconds)
-        game = game_of(row)
-        publish(session, row.id, "deadline", game.turn)
-        return _out(row, seats_of(session, game_id), caller, game)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes: they were written in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-@router.post(
-    "/import",
-    status_code=201,
-    response_model=GameOut,
-    summary="Bring a 'fogdip gm' game file into the server; you are its game master",
-)
-def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
-    try:
-        game = Game(game_from_json(body.game, "the game file"), "the imported game")
-        for power in game.powers:  # every report and knowledge entry must read, now, not later
-            game.view(power)
-    except (FogdipError, GameFileError) as exc:
-        # The file is the importer's own: its faults may be described to it in full.
-        raise bad_request(str(exc), "bad-game-file") from None
-    started = bool(game.record.history)
-    return _store_new(
-        state,
-        caller,
-        game,
-        name=body.name or f"imported {game.variant.name} game",
-        preset=game.variant.options.name.partition("+")[0],
-        private=body.private,
-        status="finished" if game.position.completed else "active" if started else "forming",
-        deadlines={},
-        press=_VARIANT_PRESS[game.variant.options.press],
-    )
-
-
-@router.get(
-    "/{game_id}/export",
-    summary="The whole game, as a 'fogdip gm' game file or as MILA JSON (game master; everyone once a game that reveals is over)",
-)
-def export_game(
-    game_id: str,
-    state: Server,
-    caller: SignedIn,
-    format: Annotated[str, Query(description="fogdip (a game file) or mila (MILA's saved game)")] = "fogdip",
-) -> dict[str, Any]:
-    with state.db.reading() as session:
-        seats = seats_of(session, game_id)
-        row = _visible(session.get(GameRow, game_id), seats, caller)
-        role, _power = _role(row, seats, caller)
-        game = game_of(row)
-    revealed = game.position.completed and game.variant.options.reveal_at_end
-    # The game master's: not a player's, even one who set up its game against bots.
-    if role != "master" and not (revealed and role != "none"):
-        raise forbidden(
-            "the whole game is the game master's until it is over (and then only where the variant reveals it)"
-        )
-    if format == "fogdip":
-        exported: dict[str, Any] = json.loads(row.record)
-        return exported
-    if format == "mila":
-        return mila_saved_game(game, row.id)
-    raise bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")
+        schedule(row, game_of(row))
+        return game_out(row, seats, Member("player", mine.power))

@@ -78,8 +78,22 @@ class GameRow(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: Seconds that were left of the deadline when the game was paused.
     paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: none, public, white, grey or black (fogdip.server.press)
+    #: none, public, white, grey, black or gunboat (fogdip.server.press)
     press: Mapped[str] = mapped_column(String(16), default="white")
+    #: any, or adjacent: a power writes only to powers it sees a unit of next to its own
+    press_range: Mapped[str] = mapped_column(String(16), default="any")
+    #: The next turn, the variant's name and, once over, the outcome (JSON): copies of what the
+    #: record holds, so that listing games reads no record.
+    turn: Mapped[str] = mapped_column(String(16), default="")
+    variant_name: Mapped[str] = mapped_column(String(200), default="")
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: What observers see: none (no observers), press (public press; the reveal once over) or
+    #: board (also the game master's board as it stands)
+    observers: Mapped[str] = mapped_column(String(16), default="press")
+    #: open (every member sees who votes for a draw) or secret (only the result is told)
+    draw_votes: Mapped[str] = mapped_column(String(16), default="secret")
+    #: Whether members are told how many powers have marked their orders ready.
+    ready_counts: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Seat(Base):
@@ -96,6 +110,19 @@ class Seat(Base):
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     #: How many of the messages this seat may read it has read.
     read: Mapped[int] = mapped_column(Integer, default=0)
+    #: Whether this power votes for a draw (a bot's seat is counted as voting with the players).
+    draw: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Observer(Base):
+    """Someone watching a game without playing in it."""
+
+    __tablename__ = "observers"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
 
 
 class Event(Base):
@@ -112,6 +139,8 @@ class Event(Base):
     #: The powers the event is for, comma-separated (a message's sender and recipients); none:
     #: every member. The game master hears every event.
     audience: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: More of the event, as JSON (how many are ready, the new deadline): sent with it.
+    detail: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Message(Base):

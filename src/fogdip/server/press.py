@@ -8,6 +8,10 @@ the anonymous modes a recipient of a message not sent to all is told only that i
 it: the other recipients would name the sender by elimination. No message carries an
 account name or a timestamp, and a player's messages are numbered in its own list, so it
 cannot count the messages it was not sent.
+
+Observers read the messages sent to all, as players do. With adjacency-limited press
+(``press_range`` ``adjacent``) a power writes only to powers whose units its latest report
+shows next to its own, and never to all.
 """
 
 from __future__ import annotations
@@ -19,11 +23,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
+from fogdip.codec.observations import observation_from_json
+from fogdip.game import Game
 from fogdip.server.auth import Caller, Server, SignedIn
-from fogdip.server.errors import bad_request, conflict, forbidden, not_found
+from fogdip.server.errors import bad_request, conflict, forbidden
 from fogdip.server.events import publish
+from fogdip.server.members import Member, find_game
 from fogdip.server.models import GameRow, Message, Seat
-from fogdip.server.turns import game_of, now, seats_of
+from fogdip.server.turns import game_of, now
 
 router = APIRouter(prefix="/api/v1/games", tags=["press"])
 
@@ -32,34 +39,51 @@ _SIGNED = frozenset({"white", "public"})
 ALL = "*"
 
 
-def _member(session: Session, game_id: str, caller: Caller) -> tuple[GameRow, list[Seat], str | None]:
-    """The game, its seats and the caller's power (``None``: the game master); 404 for
-    anyone else, whether the game exists or not."""
-    row = session.get(GameRow, game_id)
-    seats = seats_of(session, game_id)
-    if row is None:
-        raise not_found()
-    for seat in seats:
-        if seat.user_id == caller.user_id:
-            return row, seats, seat.power
-    if row.master_id == caller.user_id:
-        return row, seats, None
-    raise not_found()
+def _member(session: Session, game_id: str, caller: Caller) -> tuple[GameRow, list[Seat], Member]:
+    """The game, its seats and the caller's part in it; 404 for a private game's outsiders,
+    whether it exists or not."""
+    row, seats, member = find_game(session, game_id, caller)
+    if member.role == "none":
+        raise forbidden("only the game's members read its press: join it, or watch it (POST .../observe)")
+    return row, seats, member
 
 
-def _visible(messages: list[Message], power: str | None) -> list[Message]:
-    if power is None:
+def in_range(game: Game, power: str) -> list[str]:
+    """The powers ``power`` may write to under adjacency-limited press: those whose units its
+    latest report shows next to one of its own units. Only what ``power`` knows decides it,
+    so a refusal tells it nothing it did not know."""
+    latest = observation_from_json(game.report_documents(power)[-1], f"{power}'s latest report")
+    board = game.position.state.board
+    own = [unit.province for unit in game.position.state.units.values() if unit.power == power]
+    near = set().union(*(board.adjacent_provinces(province) for province in own)) if own else set()
+    return sorted(
+        {
+            unit.owner
+            for unit in latest.units
+            if unit.owner is not None and unit.owner != power and not unit.dislodged and unit.province in near
+        }
+    )
+
+
+def _visible(messages: list[Message], member: Member) -> list[Message]:
+    """The messages the member may read: every one for the game master, those to all for an
+    observer, and a player's own and those sent to it."""
+    if member.role == "master":
         return messages
+    if member.role == "observer":
+        return [m for m in messages if m.recipients == ALL]
+    power = member.power
     return [m for m in messages if m.sender == power or m.recipients == ALL or power in m.recipients.split(",")]
 
 
-def _shown(message: Message, index: int, power: str | None, press: str) -> MessageOut:
+def _shown(message: Message, index: int, member: Member, press: str) -> MessageOut:
     to: list[str] | Literal["all"] = "all" if message.recipients == ALL else message.recipients.split(",")
+    power = member.power
     if power is not None and message.sender != power and press not in _SIGNED and to != "all":
         # Who else a message went to would name its sender by elimination (the sender is never
         # among its recipients): in anonymous press a recipient is told only that it got it.
         to = [power]
-    if power is None:  # the game master sees who really sent it
+    if member.role == "master":  # the game master sees who really sent it
         sender: str | None = message.sender
     elif message.sender == power:
         sender = power
@@ -81,16 +105,24 @@ def _all(session: Session, game_id: str) -> list[Message]:
 @router.post("/{game_id}/messages", status_code=201, response_model=MessageOut, summary="Send a message")
 def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> MessageOut:
     with state.db.transaction() as session:
-        row, seats, power = _member(session, game_id, caller)
+        row, seats, member = _member(session, game_id, caller)
+        power = member.power
         if power is None:
-            raise forbidden("the game master does not write press; players do")
+            raise forbidden("only players write press")
         press = row.press
         if press == "none":
             raise forbidden("this game has no press")
         if row.status == "finished":
             raise conflict("the game is over")
         powers = {seat.power for seat in seats}
+        game = game_of(row)
+        reach = in_range(game, power) if row.press_range == "adjacent" else sorted(powers - {power})
         if body.to == "all":
+            if row.press_range == "adjacent":
+                raise forbidden(
+                    "press is limited to powers whose units you see next to yours: name them "
+                    f"({', '.join(reach) or 'none now'})"
+                )
             recipients = ALL
         else:
             wanted = sorted({name.strip().upper() for name in body.to} - {power})
@@ -103,6 +135,12 @@ def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> Mess
                 )
             if press == "public":
                 raise forbidden("this game's press is public: send to 'all'")
+            beyond = [name for name in wanted if name not in reach]
+            if beyond:
+                raise forbidden(
+                    f"press is limited to powers whose units you see next to yours; not {', '.join(beyond)} "
+                    f"(you may write to {', '.join(reach) or 'nobody now'})"
+                )
             recipients = ",".join(wanted)
         claim = None
         if body.claim is not None:
@@ -113,7 +151,7 @@ def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> Mess
                 raise bad_request(f"a message can claim to come from a power of this game, not {claim}", "no-claim")
         message = Message(
             game_id=game_id,
-            turn=game_of(row).turn,
+            turn=game.turn,
             sender=power,
             shown_as=claim,
             recipients=recipients,
@@ -124,8 +162,8 @@ def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> Mess
         session.flush()
         audience = None if recipients == ALL else [power, *recipients.split(",")]
         publish(session, game_id, "message", message.turn, audience)
-        mine = _visible(_all(session, game_id), power)
-        return _shown(message, len(mine), power, press)
+        mine = _visible(_all(session, game_id), member)
+        return _shown(message, len(mine), member, press)
 
 
 @router.get("/{game_id}/messages", response_model=MessagesOut, summary="Your messages, and how many are unread")
@@ -136,21 +174,21 @@ def read_messages(
     since: Annotated[int, Query(ge=0, description="only those after this index")] = 0,
 ) -> MessagesOut:
     with state.db.reading() as session:
-        row, seats, power = _member(session, game_id, caller)
-        mine = _visible(_all(session, game_id), power)
-        seat = next((s for s in seats if s.power == power), None)
+        row, seats, member = _member(session, game_id, caller)
+        mine = _visible(_all(session, game_id), member)
+        seat = next((s for s in seats if s.power == member.power), None)
         read = seat.read if seat is not None else len(mine)
-        shown = [_shown(m, i, power, row.press) for i, m in enumerate(mine, 1) if i > since]
+        shown = [_shown(m, i, member, row.press) for i, m in enumerate(mine, 1) if i > since]
         return MessagesOut(messages=shown, unread=max(len(mine) - read, 0))
 
 
 @router.post("/{game_id}/messages/read", response_model=MessagesOut, summary="Mark messages read, up to an index")
 def mark_read(game_id: str, body: ReadIn, state: Server, caller: SignedIn) -> MessagesOut:
     with state.db.transaction() as session:
-        _row, seats, power = _member(session, game_id, caller)
-        seat = next((s for s in seats if s.power == power), None)
+        _row, seats, member = _member(session, game_id, caller)
+        seat = next((s for s in seats if s.power == member.power), None)
         if seat is None:
-            raise forbidden("the game master has nothing unread")
-        total = len(_visible(_all(session, game_id), power))
+            raise forbidden("only players keep count of what they have read")
+        total = len(_visible(_all(session, game_id), member))
         seat.read = max(seat.read, min(body.up_to, total))
         return MessagesOut(messages=[], unread=total - seat.read)

@@ -1,8 +1,11 @@
 """The live stream: one WebSocket per connection, ``/api/v1/games/{id}/stream``.
 
-It tells a member of a game, as they happen, that a new phase is to be played (``phase``) and
-that the deadline was set, moved or stopped (``deadline``): public facts, the same for every
-member, so a player's stream depends on nothing it may not know. What the new phase holds for
+It tells a member of a game, as they happen, that a new phase is to be played (``phase``), that
+the deadline was set, moved or stopped (``deadline``, with the new one), that a message came
+(``message``: to the powers it was sent to, and the game master; a message to all reaches
+observers too), how many powers are ready (``ready``, where the game tells it) and who votes
+for a draw (``votes``, where votes are open): facts every member it goes to may know, so a
+player's stream depends on nothing it may not know. What the new phase holds for
 the player is its view (``GET .../view``), built from its own reports. Signed in as on the rest
 of the API: the session cookie (from a page of this server: the Origin must be this host) or
 ``Authorization: Bearer <token>``.
@@ -15,14 +18,14 @@ import contextlib
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from fogdip.server.auth import caller_from
+from fogdip.server.auth import Caller, caller_from
 from fogdip.server.errors import ApiError
-from fogdip.server.models import GameRow, Seat
+from fogdip.server.members import member_of
+from fogdip.server.models import GameRow
 from fogdip.server.state import ServerState
-from fogdip.server.turns import game_of
+from fogdip.server.turns import seats_of
 
 router = APIRouter(prefix="/api/v1/games", tags=["stream"])
 
@@ -45,12 +48,13 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
     if caller is None:
         await websocket.close(code=_UNAUTHORIZED, reason="sign in first, or send a bearer token")
         return
-    hello = await run_in_threadpool(_hello, state, game_id, caller.user_id)
-    if hello is None:
+    greeting = await run_in_threadpool(_hello, state, game_id, caller)
+    if greeting is None:
         await websocket.close(code=_NOT_FOUND, reason="no such game, or it is not yours to see")
         return
+    hello, listener = greeting
     await websocket.accept()
-    with state.hub.stream(game_id, hello.pop("power")) as queue:
+    with state.hub.stream(game_id, listener) as queue:
         await websocket.send_json(hello)
         sender = asyncio.create_task(_forward(websocket, queue, state))
         try:
@@ -79,15 +83,16 @@ async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]], s
         await websocket.send_json(event)
 
 
-def _hello(state: ServerState, game_id: str, user_id: int) -> dict[str, Any] | None:
-    """The first message: the game and its turn; ``None`` if the caller is not a member (an
-    open game's page is public, its stream is for its members)."""
+def _hello(state: ServerState, game_id: str, caller: Caller) -> tuple[dict[str, Any], str | None] | None:
+    """The first message (the game, its turn and status) and whom the stream hears for;
+    ``None`` if the caller is not a member (an open game's page is public, its stream is for
+    its members)."""
     with state.db.reading() as session:
         row = session.get(GameRow, game_id)
         if row is None:
             return None
-        seated = session.execute(select(Seat.power).where(Seat.game_id == game_id, Seat.user_id == user_id)).first()
-        if seated is None and row.master_id != user_id:
+        member = member_of(session, row, seats_of(session, game_id), caller)
+        if member.role == "none":
             return None
-        power = None if seated is None else seated[0]
-        return {"type": "hello", "game": game_id, "turn": game_of(row).turn, "status": row.status, "power": power}
+        hello = {"type": "hello", "game": game_id, "turn": row.turn, "status": row.status, "role": member.role}
+        return {**hello, "power": member.power}, member.listener

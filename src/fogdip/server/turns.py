@@ -42,11 +42,21 @@ def game_of(row: GameRow) -> Game:
 
 
 def save(row: GameRow, game: Game) -> None:
+    """Keep the game in its row, with the copies of its turn, variant and outcome that lists
+    and pages read instead of the record."""
     row.record = json.dumps(game_to_json(game.record), separators=(",", ":"))
     row.version += 1
     row.updated_at = now()
+    row.turn = game.turn
+    row.variant_name = game.variant.name
+    outcome = game.outcome()
+    if outcome is None:
+        row.outcome = None
+    else:
+        row.outcome = json.dumps({**outcome, "revealed": game.variant.options.reveal_at_end})
     if game.position.completed:
         row.status = "finished"
+        row.deadline_at = None
 
 
 def seats_of(session: Session, game_id: str) -> list[Seat]:
@@ -68,10 +78,21 @@ def play_turn(session: Session, row: GameRow, game: Game) -> str:
     played = game.adjudicate()
     save(row, game)
     schedule(row, game)
-    publish(session, row.id, "phase", game.turn)
     for seat in seats:
         seat.ready = False
+    publish(session, row.id, "phase", game.turn, detail=ready_detail(row, seats))
     return played.turn
+
+
+def ready_detail(row: GameRow, seats: list[Seat], *, force: bool = False) -> dict[str, int] | None:
+    """How many seats are ready (the bot's always are; an empty seat never is), where the game
+    tells its members (or ``force``: the game master)."""
+    if not (row.ready_counts or force):
+        return None
+    return {
+        "ready": sum(1 for seat in seats if seat.bot or (seat.user_id is not None and seat.ready)),
+        "of": len(seats),
+    }
 
 
 def phase_type(turn: str) -> str:
@@ -90,6 +111,13 @@ def schedule(row: GameRow, game: Game, moment: datetime | None = None) -> None:
         row.deadline_at = None
         return
     row.deadline_at = (moment or now()) + timedelta(seconds=float(seconds))
+
+
+def publish_deadline(session: Session, row: GameRow) -> None:
+    """Tell the game's members its deadline was set, moved or stopped, and when it now is."""
+    moment = row.deadline_at
+    when = None if moment is None else (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+    publish(session, row.id, "deadline", row.turn, detail={"deadline": when})
 
 
 def due_games(session: Session, moment: datetime, limit: int = 10) -> list[GameRow]:

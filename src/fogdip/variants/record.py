@@ -37,3 +37,6 @@ class GameRecord:
     history: list[TurnRecord] = field(default_factory=list)
     opening: dict[str, dict[str, Any]] = field(default_factory=dict)
     knowledge: dict[str, Knowledge] = field(default_factory=dict)
+    #: How a game ended other than by playing its last turn: ``{"draw": [powers], "turn": T}``
+    #: for a draw the powers agreed before turn ``T``.
+    ending: dict[str, Any] | None = None

@@ -1,0 +1,77 @@
+"""Games in and out of the server: a ``fogdip gm`` game file imported, and a game exported as
+its game file or as MILA's saved game (the game master's; every member's once a game whose
+variant reveals everything is over)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from fogdip.codec.api import GameOut, ImportIn
+from fogdip.codec.gamefiles import GameFileError, game_from_json
+from fogdip.engine.errors import FogdipError
+from fogdip.game import Game
+from fogdip.game.exports import mila_saved_game
+from fogdip.server.auth import Server, SignedIn
+from fogdip.server.errors import bad_request, forbidden
+from fogdip.server.games import GameSettings, store_new
+from fogdip.server.members import find_game
+from fogdip.server.turns import game_of
+
+router = APIRouter(prefix="/api/v1/games", tags=["games"])
+
+
+@router.post(
+    "/import",
+    status_code=201,
+    response_model=GameOut,
+    summary="Bring a 'fogdip gm' game file into the server; you are its game master",
+)
+def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
+    try:
+        game = Game(game_from_json(body.game, "the game file"), "the imported game")
+        for power in game.powers:  # every report and knowledge entry must read, now, not later
+            game.view(power)
+    except (FogdipError, GameFileError) as exc:
+        # The file is the importer's own: its faults may be described to it in full.
+        raise bad_request(str(exc), "bad-game-file") from None
+    started = bool(game.record.history)
+    return store_new(
+        state,
+        caller,
+        game,
+        name=body.name or f"imported {game.variant.name} game",
+        preset=game.variant.options.name.partition("+")[0],
+        private=body.private,
+        status="finished" if game.position.completed else "active" if started else "forming",
+        settings=GameSettings.of_variant(game),
+    )
+
+
+@router.get(
+    "/{game_id}/export",
+    summary="The whole game, as a 'fogdip gm' game file or as MILA JSON (game master; everyone once a game that reveals is over)",
+)
+def export_game(
+    game_id: str,
+    state: Server,
+    caller: SignedIn,
+    format: Annotated[str, Query(description="fogdip (a game file) or mila (MILA's saved game)")] = "fogdip",
+) -> dict[str, Any]:
+    with state.db.reading() as session:
+        row, _seats, member = find_game(session, game_id, caller)
+        game = game_of(row)
+    revealed = game.position.completed and game.variant.options.reveal_at_end
+    # The game master's: not a player's, even one who set up its game against bots.
+    if member.role != "master" and not (revealed and member.role != "none"):
+        raise forbidden(
+            "the whole game is the game master's until it is over (and then only where the variant reveals it)"
+        )
+    if format == "fogdip":
+        exported: dict[str, Any] = json.loads(row.record)
+        return exported
+    if format == "mila":
+        return mila_saved_game(game, row.id)
+    raise bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")
