@@ -100,6 +100,64 @@ def test_no_acknowledged_order_is_lost_when_the_server_is_killed(server: ServerP
         restarted.stop()
 
 
+def test_no_acknowledged_message_is_lost_when_the_server_is_killed(server: ServerProcess) -> None:
+    """Seven players write to each other and to all as fast as they can; the server is killed
+    with SIGKILL in the middle. On restart every acknowledged message is there, once, for its
+    sender and each recipient; at most the one in flight per sender besides."""
+    game_id, players = seven_players(server)
+    sent: dict[str, list[str]] = {power: [] for power in POWERS}
+    in_flight: dict[str, str | None] = dict.fromkeys(POWERS)
+    stop = threading.Event()
+
+    def keep_writing(power: str) -> None:
+        count = 0
+        others = [other for other in POWERS if other != power]
+        while not stop.is_set():
+            body = f"{power} #{count}"
+            to: list[str] | str = "all" if count % 3 == 0 else [others[count % len(others)]]
+            in_flight[power] = body
+            try:
+                players[power].send_message(game_id, to, body)
+            except Exception:  # the server died under it
+                return
+            sent[power].append(body)
+            in_flight[power] = None
+            count += 1
+
+    threads = [threading.Thread(target=keep_writing, args=(power,)) for power in POWERS]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.5)
+    server.kill()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert all(sent.values()), "every player had messages acknowledged before the kill"
+    restarted = start_server(server.log.parent, _database_of(server))
+    try:
+        for power, client in players.items():
+            client.use_server(restarted.url)
+            mine = client.messages(game_id).messages
+            bodies = [message.body for message in mine]
+            assert len(bodies) == len(set(bodies)), f"{power} reads a message twice"
+            assert [m.index for m in mine] == list(range(1, len(mine) + 1))
+            own = [message.body for message in mine if message.yours]
+            extra = own[len(sent[power]) :]
+            assert own[: len(sent[power])] == sent[power] and extra in ([], [in_flight[power]]), power
+        for power, client in players.items():  # every recipient has what was sent to it
+            received = {message.body for message in client.messages(game_id).messages if not message.yours}
+            for sender, bodies in sent.items():
+                others = [other for other in POWERS if other != sender]
+                for count, body in enumerate(bodies):
+                    meant = count % 3 == 0 or others[count % len(others)] == power
+                    if sender != power and meant:
+                        assert body in received, f"{power} lost {body!r}"
+        # the game is whole: it goes on
+        assert players["FRANCE"].file_orders(game_id, ORDERS["FRANCE"][1]).filed
+    finally:
+        restarted.stop()
+
+
 def test_every_turn_is_adjudicated_once_when_the_server_is_killed(server: ServerProcess) -> None:
     player = FogdipClient(server.url)
     player.sign_up("player", PASSWORD)

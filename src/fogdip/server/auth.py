@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from sqlalchemy import select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
-from fogdip.server.errors import ApiError, bad_request, conflict, unauthorized
+from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, unauthorized
 from fogdip.server.models import ApiToken, Session, User
 from fogdip.server.security import dummy_verify, hash_password, new_secret, same, token_digest, verify_password
 from fogdip.server.state import ServerState, server
@@ -23,7 +23,7 @@ SESSION_DAYS = 30
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,39}$")
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
-router = APIRouter(prefix="/api/v1", tags=["accounts"])
+router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,6 @@ def _check_password(password: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes: they were written in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def caller_of(request: Request, state: ServerState) -> Caller | None:
@@ -97,7 +92,7 @@ def caller_from(
     if found is None:
         return None
     user, signed = found[0], found[1]
-    if _aware(signed.expires_at) < _now():
+    if signed.expires_at < _now():
         return None
     if method not in _SAFE and not same(headers.get(CSRF_HEADER, ""), signed.csrf_token):
         raise ApiError(

@@ -4,6 +4,11 @@ no traceback, no stored data, no hidden fact."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Any
+
+from fogdip.codec.api import ErrorOut
+
 
 class ApiError(Exception):
     """An answer other than success: ``status`` (4xx), a short ``code`` and the ``message``."""
@@ -40,3 +45,21 @@ def bad_request(message: str, code: str = "bad-request") -> ApiError:
 
 def conflict(message: str) -> ApiError:
     return ApiError(409, "conflict", message)
+
+
+#: Every error answer an API route may give, as the OpenAPI description shows them.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": what}
+    for status, what in MappingProxyType(
+        {
+            400: "the request is wrong: the message says what to fix",
+            401: "not signed in",
+            403: "not yours to do",
+            404: "no such thing, or not yours to see",
+            409: "not now: the game's state does not allow it",
+            413: "the request is too large",
+            422: "the request's body or parameters do not have the form this operation takes",
+            429: "too many requests: wait and try again",
+        }
+    ).items()
+}

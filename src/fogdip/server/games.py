@@ -40,7 +40,7 @@ from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
-from fogdip.server.errors import ApiError, bad_request, conflict, forbidden, not_found
+from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, forbidden, not_found
 from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game, game_out, master_game, member_of, player_game, sees_board
 from fogdip.server.models import GameRow, Observer, Seat
@@ -59,7 +59,7 @@ from fogdip.server.turns import (
 )
 from fogdip.variants import PRESETS
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"])
+router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 log = logging.getLogger("fogdip.server")
 
 

@@ -10,18 +10,18 @@ takes it back, across turns.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from fastapi import APIRouter
 
 from fogdip.codec.api import DrawIn, ExtendIn, GameOut
 from fogdip.server.auth import Server, SignedIn
-from fogdip.server.errors import conflict
+from fogdip.server.errors import ERROR_RESPONSES, conflict
 from fogdip.server.events import publish
 from fogdip.server.members import Member, game_out, master_game, player_game
 from fogdip.server.turns import game_of, now, publish_deadline, save, schedule
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"])
+router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
 @router.post("/{game_id}/pause", response_model=GameOut, summary="Pause the game: its deadline stops (game master)")
@@ -32,7 +32,7 @@ def pause(game_id: str, state: Server, caller: SignedIn) -> GameOut:
             raise conflict(f"the game is {row.status}, not active")
         row.status = "paused"
         if row.deadline_at is not None:
-            row.paused_left = max((_aware(row.deadline_at) - now()).total_seconds(), 0.0)
+            row.paused_left = max((row.deadline_at - now()).total_seconds(), 0.0)
         row.deadline_at = None
         publish_deadline(session, row)
         return game_out(row, seats, Member("master"))
@@ -60,7 +60,7 @@ def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> Gam
         row, seats = master_game(session, game_id, caller, lock=True)
         if row.deadline_at is None:
             raise conflict("the game has no deadline running to extend")
-        row.deadline_at = _aware(row.deadline_at) + timedelta(seconds=body.seconds)
+        row.deadline_at = row.deadline_at + timedelta(seconds=body.seconds)
         publish_deadline(session, row)
         return game_out(row, seats, Member("master"))
 
@@ -91,8 +91,3 @@ def vote_draw(game_id: str, body: DrawIn, state: Server, caller: SignedIn) -> Ga
             votes = sorted(seat.power for seat in seats if seat.draw and not seat.bot)
             publish(session, row.id, "votes", game.turn, detail={"votes": votes})
         return game_out(row, seats, Member("player", power))
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes: they were written in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

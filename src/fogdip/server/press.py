@@ -26,13 +26,13 @@ from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
 from fogdip.codec.observations import observation_from_json
 from fogdip.game import Game
 from fogdip.server.auth import Caller, Server, SignedIn
-from fogdip.server.errors import bad_request, conflict, forbidden
+from fogdip.server.errors import ERROR_RESPONSES, bad_request, conflict, forbidden
 from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game
 from fogdip.server.models import GameRow, Message, Seat
 from fogdip.server.turns import game_of, now
 
-router = APIRouter(prefix="/api/v1/games", tags=["press"])
+router = APIRouter(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
 
 #: Modes whose messages show their sending power; that hide it.
 _SIGNED = frozenset({"white", "public"})

@@ -15,12 +15,12 @@ from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
 from fogdip.game.exports import mila_saved_game
 from fogdip.server.auth import Server, SignedIn
-from fogdip.server.errors import bad_request, forbidden
+from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
 from fogdip.server.games import GameSettings, store_new
 from fogdip.server.members import find_game
 from fogdip.server.turns import game_of
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"])
+router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
 @router.post(

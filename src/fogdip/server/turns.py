@@ -115,8 +115,7 @@ def schedule(row: GameRow, game: Game, moment: datetime | None = None) -> None:
 
 def publish_deadline(session: Session, row: GameRow) -> None:
     """Tell the game's members its deadline was set, moved or stopped, and when it now is."""
-    moment = row.deadline_at
-    when = None if moment is None else (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+    when = None if row.deadline_at is None else row.deadline_at.isoformat()
     publish(session, row.id, "deadline", row.turn, detail={"deadline": when})
 
 
