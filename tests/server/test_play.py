@@ -12,7 +12,7 @@ from fogdip.codec.observations import observation_from_json
 from fogdip.game import Game
 from fogdip.variants import PRESETS
 
-from servers import ServerProcess
+from servers import ServerProcess, account, failure
 
 PASSWORD = "correct horse battery"
 
@@ -51,3 +51,46 @@ def test_every_preset_plays_to_its_end_against_six_bots(server: ServerProcess, p
     final = client.view(game.id)
     assert final["next_turn"] == "COMPLETED"
     assert client.map_svg(game.id).startswith("<svg")
+
+
+def solo_france(server: ServerProcess, preset: str) -> tuple[FogdipClient, FogdipClient, str]:
+    """A game of ``preset`` with France played and every other power empty (it holds, or gets
+    the variant's defaults): the turns come out the same every time."""
+    master, france = account(server, "master"), account(server, "france")
+    game = master.create_game(preset, {"end_year": 1902})
+    france.join(game.id, "FRANCE", invite=game.invite)
+    master.start(game.id)
+    return master, france, game.id
+
+
+def test_orders_filed_ahead_and_conditional_through_the_api(server: ServerProcess) -> None:
+    """Seed 001 (sighting): retreat guesses with the Spring orders; the Winter builds and a
+    conditional retreat with the Fall orders, one turn that plays Fall, its retreats and
+    Winter."""
+    master, france, game_id = solo_france(server, "sighting")
+    refused = failure(france.file_orders, game_id, ["A PAR - BUR", "BUILD A PAR"])
+    assert refused.status == 422
+    assert refused.body["lines"][1]["error"].startswith("this turn (S1901M) has no adjustments")
+    france.file_orders(game_id, ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO", "F BRE R PIC"])
+    assert master.adjudicate(game_id).next == "F1901M"
+    fall = ["A BUR - BEL", "A SPA - POR", "F MAO - SPA/NC", "BUILD A PAR", "BUILD F BRE"]
+    fall.append("IF A BUR DISLODGED THEN A BUR R PIC")
+    assert france.file_orders(game_id, fall).filed
+    assert france.view(game_id)["filed"] == fall
+    assert (master.adjudicate(game_id).adjudicated, france.game(game_id).turn) == ("F1901M", "S1902M")
+    units = france.view(game_id)["reports"][-1]["units"]["FRANCE"]
+    assert sorted(units) == ["A BEL", "A PAR", "A POR", "F BRE", "F SPA/NC"]  # the moves, and both builds
+
+
+def test_setup_choices_and_extra_orders_through_the_api(server: ServerProcess) -> None:
+    """Seed 002 (deadman): a free choice of starting units, espionage, and peek-a-sneak's
+    first year explained."""
+    master, france, game_id = solo_france(server, "deadman")
+    assert france.game(game_id).turn == "S1901S"
+    france.file_orders(game_id, ["F BRE", "F MAR", "A PAR"])
+    master.adjudicate(game_id)
+    assert sorted(france.view(game_id)["reports"][-1]["units"]["FRANCE"]) == ["A PAR", "F BRE", "F MAR"]
+    refused = failure(france.file_orders, game_id, ["F BRE E ENGLAND", "PAS BUR"])
+    assert [line["ok"] for line in refused.body["lines"]] == [True, False]
+    assert refused.body["lines"][1]["error"] == "peek-a-sneak may be used from 1902 on, not in 1901"
+    assert france.file_orders(game_id, ["F BRE E ENGLAND"]).filed
