@@ -299,3 +299,33 @@ def test_options_that_let_the_schedule_tell_secrets_are_warned_of(tmp_path: Path
     loud = run("gm", "new", "--variant", "deadman", "--option", "winter_spring_combined=false", tmp_path / "b.json")
     assert loud.exit_code == 0
     assert "warning: whether a Winter is played tells every power" in loud.stderr
+
+
+def test_a_drawn_game_is_over_and_revealed(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    run("gm", "new", "--variant", "fog-of-war", game)
+    run("gm", "orders", game, "FRANCE", "-", input="A PAR - BUR\n")
+    assert run("gm", "adjudicate", game).exit_code == 0
+    drawn = run("gm", "draw", game)
+    assert drawn.exit_code == 0, drawn.stderr
+    said = " ".join(drawn.stdout.split())  # the console wraps long lines
+    assert said == (
+        "The game is drawn between AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA, TURKEY. "
+        "The whole game is now revealed to every power."
+    )
+    ended = _open(game)
+    assert ended.turn == "COMPLETED"
+    assert ended.outcome() == {"result": "draw", "powers": list(ended.powers), "agreed": "S1901R"}
+    england = json.loads(run("gm", "show", game, "--as", "ENGLAND", "--json").stdout)
+    assert england["revealed_history"][0]["orders"]["A PAR"]["order"] == "A PAR - BUR"
+    again = run("gm", "draw", game, "FRANCE", "ENGLAND")
+    assert again.exit_code != 0 and "over already" in again.stderr
+    assert run("gm", "orders", game, "FRANCE", "-", input="A BUR H\n").exit_code != 0
+
+
+def test_a_draw_among_named_powers(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    run("gm", "new", game)
+    assert run("gm", "draw", game, "fra", "England").exit_code == 0
+    assert _open(game).outcome() == {"result": "draw", "powers": ["ENGLAND", "FRANCE"], "agreed": "S1901M"}
+    assert run("gm", "draw", tmp_path / "other.json").exit_code != 0

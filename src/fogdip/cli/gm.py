@@ -5,6 +5,7 @@ fogdip gm orders game.json FRANCE orders.txt
 fogdip gm status game.json
 fogdip gm adjudicate game.json --reports reports/
 fogdip gm show game.json --as ENGLAND --map england.png
+fogdip gm draw game.json                      # the powers still in agree a draw
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _games() -> GameService:
 
 gm_app = typer.Typer(
     name="gm",
-    help="Run a game from a game file, as a game master: new, orders, status, adjudicate, show.",
+    help="Run a game from a game file, as a game master: new, orders, status, adjudicate, show, draw.",
     no_args_is_help=True,
 )
 
@@ -123,6 +124,29 @@ def status(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None
         for power, state in record.status().items():
             table.add_row(power, state)
         Console(highlight=False).print(table)
+
+
+@gm_app.command()
+def draw(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    powers: Annotated[
+        list[str] | None,
+        typer.Argument(help="The powers that share the draw (default: every power still in the game)."),
+    ] = None,
+) -> None:
+    """End the game in a draw the players have agreed, before the next turn is played."""
+    with errors():
+        record = _games().open(str(game))
+        state = record.position.state
+        shared = (
+            [record.power_named(p) for p in powers]
+            if powers
+            else [p for p in record.powers if not state.is_eliminated(p)]
+        )
+        record.agree_draw(shared)
+        _games().save(str(game), record)
+        revealed = " The whole game is now revealed to every power." if record.revealed_history() is not None else ""
+        Console(highlight=False).print(f"The game is drawn between {', '.join(sorted(shared))}.{revealed}")
 
 
 @gm_app.command()
