@@ -3,8 +3,10 @@ MILA's saved game."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ from fogdip.interop.mila import game_from_data
 from fogdip.replay import replay_game
 
 from cli_runner import run
-from servers import ServerProcess
+from servers import ServerProcess, account
 
 PASSWORD = "correct horse battery"
 
@@ -55,3 +57,43 @@ def test_a_postal_game_comes_in_and_goes_out_whole(server: ServerProcess, tmp_pa
     with pytest.raises(ApiFailure) as bad:
         master.import_game({"format": "fogdip-game", "schema": 99})
     assert bad.value.status == 400 and bad.value.code == "bad-game-file"
+
+
+def _damaged(game_file: dict[str, Any], where: str, value: object) -> dict[str, Any]:
+    """A copy of the game file with one part replaced: ``where`` is a path of keys and list
+    indices, separated by '/'."""
+    damaged = copy.deepcopy(game_file)
+    *path, last = where.split("/")
+    part: Any = damaged
+    for key in path:
+        part = part[int(key)] if isinstance(part, list) else part[key]
+    part[last] = value
+    return damaged
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("history/0/result/orders/F BRE", 0),
+        ("history/0/result/orders", ["A PAR - BUR"]),
+        ("history/0/result/powers", ["FRANCE"]),
+        ("history/1/result/results", {"F MAO": 7}),
+        ("knowledge/GERMANY/power", "X"),
+    ],
+)
+def test_a_damaged_game_file_is_refused_at_import(
+    server: ServerProcess, tmp_path: Path, where: str, value: object
+) -> None:
+    """Parts a game file's schema leaves free, in a shape fogdip never writes: refused with a
+    400 when imported, never a 500 later for whoever opens the game."""
+    master = account(server, "master")
+    game_file = postal_game(tmp_path)
+    try:
+        game = master.import_game(_damaged(game_file, where, value))
+    except ApiFailure as refused:
+        assert (refused.status, refused.code) == (400, "bad-game-file")
+        return
+    # read whole (knowledge of the wrong power is rebuilt from the reports): it must then work
+    for turn in ("S1901M", "F1901M"):
+        assert master.map_svg(game.id, turn).startswith("<svg")
+    assert master.adjudicate(game.id).adjudicated == "W1901A"

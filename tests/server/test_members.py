@@ -3,12 +3,18 @@ say, through real server processes."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 from test_stream import next_message, open_stream
 
+from fogdip.bots.seen_bot import bot_lines
 from fogdip.client import FogdipClient
+from fogdip.codec.observations import observation_from_json
+from fogdip.game import Game
 
-from servers import ServerProcess, account, failure
+from servers import PASSWORD, ServerProcess, account, failure
 
 
 def seated(
@@ -166,10 +172,54 @@ def test_adjacency_limited_press(server: ServerProcess) -> None:
     assert failure(master.create_game, "standard", press="public", press_range="adjacent").status == 400
 
 
-def test_adjacency_is_judged_on_what_the_sender_sees(server: ServerProcess) -> None:
-    """Under fog, reach is judged on the sender's own latest report; a refusal names only the
-    powers it sees next to its units."""
-    _master, game_id, players = seated(server, "fog-of-war", ("ITALY", "AUSTRIA"), press="grey", press_range="adjacent")
+def test_adjacency_limited_press_under_fog(server: ServerProcess) -> None:
+    """Where units see every neighbour (diplomyopia), reach is what the sender's report shows;
+    where sight is one-way (fog-of-war sees as a unit moves), or the press anonymous, the
+    setting is refused: a message would tell of a unit unseen, or name its sender."""
+    _master, game_id, players = seated(
+        server, "diplomyopia", ("ITALY", "AUSTRIA"), press="white", press_range="adjacent"
+    )
     assert players["ITALY"].send_message(game_id, ["AUSTRIA"], "hello").sender == "ITALY"
     refused = failure(players["ITALY"].send_message, game_id, ["RUSSIA"], "x")
     assert refused.status == 403 and refused.message.endswith("(you may write to AUSTRIA)")
+    master = FogdipClient(server.url)
+    master.sign_in("master", PASSWORD)
+    for preset, press in (
+        ("fog-of-war", "white"),
+        ("sighting", "white"),
+        ("diplomyopia", "grey"),
+        ("standard", "black"),
+    ):
+        answer = failure(master.create_game, preset, press=press, press_range="adjacent")
+        assert (answer.status, answer.code) == (400, "bad-press"), (preset, press)
+
+
+def test_gunboat_settings_that_would_tell_the_bot_from_a_player_are_refused(server: ServerProcess) -> None:
+    master = account(server, "master")
+    game = master.create_game("standard", press="gunboat")
+    assert (game.ready_counts, game.draw_votes) == (False, "secret")
+    assert failure(master.create_game, "standard", press="gunboat", ready_counts=True).code == "bad-ready-counts"
+    assert failure(master.create_game, "standard", press="gunboat", draw_votes="open").code == "bad-votes"
+    # and the players of a gunboat game are not told which seats the bot plays
+    player = account(server, "player")
+    player.join(game.id, "FRANCE", invite=game.invite)
+    master.seat_bots(game.id, ["ENGLAND"])
+    seats = {seat.power: seat for seat in player.game(game.id).seats}
+    assert seats["ENGLAND"].taken and not seats["ENGLAND"].bot
+    assert {seat.power: seat.bot for seat in master.game(game.id).seats}["ENGLAND"]
+
+
+def test_a_bot_s_orders_cannot_be_foretold(server: ServerProcess) -> None:
+    """Nothing a player knows (the game, the turn, the power) seeds the bot: its orders drawn
+    from those are not the ones it gives."""
+    player = account(server, "player")
+    game = player.against_bots("standard", power="FRANCE")
+    player.ready(game.id)
+    played = {entry["order"] for entry in player.view(game.id)["reports"][-1]["orders"]}
+    variant = Game.create("standard").variant
+    opening = observation_from_json(player.view(game.id)["reports"][0])
+    foretold: set[str] = set()
+    for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        seen = dataclasses.replace(opening, power=power)
+        foretold.update(bot_lines(variant, seen, random.Random(f"{game.id}:S1901M:{power}")))
+    assert len(foretold) >= 18 and not foretold <= played

@@ -143,9 +143,11 @@ def game_from_json(data: object, where: str = "the game file") -> GameRecord:
     knowledge: dict[str, Knowledge] = {}
     for power, known in wire.knowledge.items():
         try:
-            knowledge[power] = knowledge_from_json(known)
+            read = knowledge_from_json(known)
         except CodecError:
             continue
+        if read.power == power:  # another power's knowledge under this one's name is damage too
+            knowledge[power] = read
     return GameRecord(
         variant,
         position,

@@ -58,6 +58,7 @@ class DiplomyopiaRules(FogRules):
     )
     Options = DiplomyopiaOptions
     options: DiplomyopiaOptions
+    sees_every_neighbour = True
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         return union(unit_sight(state.board, unit, "any") for unit in own_units(state, power))

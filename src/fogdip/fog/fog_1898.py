@@ -126,6 +126,7 @@ class Fog1898Rules(FogRules):
     )
     Options = Fog1898Options
     options: Fog1898Options
+    sees_every_neighbour = True
 
     # --- hooks ------------------------------------------------------------------------------
 

@@ -85,6 +85,10 @@ class FogRules:
     #: Observe only records judged by the map alone (``Rules.legality="map"``), so that nothing
     #: shown depends on the engine's whole-board legality. Off only for full information.
     needs_map_legality: ClassVar[bool] = True
+    #: Every unit sees every province next to it, whatever the terrain, with the owners of the
+    #: units there: two units side by side see each other, so which powers stand next to which
+    #: is known alike to both (adjacency-limited press is allowed only then).
+    sees_every_neighbour: ClassVar[bool] = False
 
     def __init__(self, options: FogOptions | None = None, **overrides: Any) -> None:
         base = options if options is not None else self.Options()

@@ -20,6 +20,7 @@ class StandardRules(FogRules):
     title = "Standard Diplomacy"
     summary = "no fog: every power sees every unit, order, result and centre"
     needs_map_legality = False
+    sees_every_neighbour = True
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
         return board_facts(state.board).passable

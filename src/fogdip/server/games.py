@@ -18,7 +18,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 from sqlalchemy import delete, or_, select
-from sqlalchemy.orm import Session
 
 from fogdip.codec.api import (
     BotGameIn,
@@ -40,11 +39,11 @@ from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
-from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, forbidden, not_found
+from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, forbidden
 from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game, game_out, master_game, member_of, player_game, sees_board
 from fogdip.server.models import GameRow, Observer, Seat
-from fogdip.server.security import new_secret, same
+from fogdip.server.security import new_secret
 from fogdip.server.state import ServerState
 from fogdip.server.turns import (
     PHASE_TYPES,
@@ -72,18 +71,13 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-options") from None
     press = body.press or VARIANT_PRESS[game.variant.options.press]
-    if body.press_range == "adjacent" and press in ("none", "public"):
-        raise bad_request(
-            f"adjacency-limited press needs messages between powers: not press {press!r} "
-            "(use white, grey, black or gunboat)",
-            "bad-press",
-        )
+    _check_settings(game, body, press)
     settings = GameSettings(
         press=press,
         press_range=body.press_range,
         observers=body.observers,
         draw_votes=body.draw_votes or default_draw_votes(game, press),
-        ready_counts=body.ready_counts if body.ready_counts is not None else not game.variant.options.fog_enabled,
+        ready_counts=body.ready_counts if body.ready_counts is not None else default_ready_counts(game, press),
         deadlines=_deadlines(body.deadlines),
     )
     return store_new(
@@ -96,6 +90,34 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
         status="forming",
         settings=settings,
     )
+
+
+def _check_settings(game: Game, body: GameIn, press: str) -> None:
+    """Refuse settings that would tell players what the game hides from them."""
+    if body.press_range == "adjacent":
+        if press != "white":
+            raise bad_request(
+                f"adjacency-limited press is signed press only (press 'white'), not {press!r}: a recipient "
+                "knows its neighbours, so an anonymous message would name its sender",
+                "bad-press",
+            )
+        if not game.variant.fog.sees_every_neighbour:
+            raise bad_request(
+                f"adjacency-limited press needs units that see every neighbour, and {game.variant.options.fog!r} "
+                "sight does not: a message would tell its recipient of a unit it cannot see "
+                "(use it with standard, diplomyopia or fog-1898 sight)",
+                "bad-press",
+            )
+    if press == "gunboat" and body.draw_votes == "open":
+        raise bad_request(
+            "gunboat games vote for draws in secret: open votes would tell the players' seats from the bot's",
+            "bad-votes",
+        )
+    if press == "gunboat" and body.ready_counts:
+        raise bad_request(
+            "gunboat games do not count who is ready: the bot's seats are always ready, so counts would tell them",
+            "bad-ready-counts",
+        )
 
 
 @dataclass(frozen=True)
@@ -116,8 +138,14 @@ class GameSettings:
         return cls(
             press=press,
             draw_votes=default_draw_votes(game, press),
-            ready_counts=not game.variant.options.fog_enabled,
+            ready_counts=default_ready_counts(game, press),
         )
+
+
+def default_ready_counts(game: Game, press: str) -> bool:
+    """Counted unless the variant hides whether others have ordered (fog), or who plays
+    (gunboat: the bot's seats are always ready)."""
+    return not (game.variant.options.fog_enabled or press == "gunboat")
 
 
 def default_draw_votes(game: Game, press: str) -> str:
@@ -194,7 +222,7 @@ def get_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
 @router.post("/{game_id}/join", response_model=GameOut, summary="Take a seat: a power, or a random free one")
 def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row, seats, member = _invited(session, game_id, caller, body.invite)
+        row, seats, member = find_game(session, game_id, caller, lock=True, invite=body.invite)
         if row.status == "finished":
             raise conflict("the game is over")
         if member.role == "player":
@@ -221,24 +249,10 @@ def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> Ga
         return game_out(row, seats, Member("player", seat.power))
 
 
-def _invited(session: Session, game_id: str, caller: Caller, invite: str | None) -> tuple[GameRow, list[Seat], Member]:
-    """The game, locked, for someone who would join or watch it: an open game, or a private
-    one whose invitation the caller gives (or is a member of); the same 404 otherwise."""
-    row = session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
-    if row is None:
-        raise not_found()
-    seats = seats_of(session, game_id)
-    member = member_of(session, row, seats, caller)
-    invited = invite is not None and same(invite, row.invite)
-    if row.private and not invited and member.role == "none":
-        raise not_found()
-    return row, seats, member
-
-
 @router.post("/{game_id}/observe", response_model=GameOut, summary="Watch a game, as its settings let observers")
 def observe(game_id: str, body: ObserveIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row, seats, member = _invited(session, game_id, caller, body.invite)
+        row, seats, member = find_game(session, game_id, caller, lock=True, invite=body.invite)
         if member.role in ("player", "master"):
             raise conflict(f"you are this game's {'game master' if member.role == 'master' else 'player'} already")
         if row.observers == "none":

@@ -4,6 +4,7 @@ variant reveals everything is over)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from fogdip.codec.gamefiles import GameFileError, game_from_json
 from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
 from fogdip.game.exports import mila_saved_game
+from fogdip.maps import master_scene_of, power_scene_of
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
 from fogdip.server.games import GameSettings, store_new
@@ -32,11 +34,10 @@ router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPO
 def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     try:
         game = Game(game_from_json(body.game, "the game file"), "the imported game")
-        for power in game.powers:  # every report and knowledge entry must read, now, not later
-            game.view(power)
     except (FogdipError, GameFileError) as exc:
         # The file is the importer's own: its faults may be described to it in full.
         raise bad_request(str(exc), "bad-game-file") from None
+    _check_whole(game)
     started = bool(game.record.history)
     return store_new(
         state,
@@ -48,6 +49,30 @@ def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
         status="finished" if game.position.completed else "active" if started else "forming",
         settings=GameSettings.of_variant(game),
     )
+
+
+def _check_whole(game: Game) -> None:
+    """Use every part of an imported game once, now: each power's view and maps, every turn
+    on the game master's map, the MILA export (every turn replayed) and the next turn played
+    on a copy. A part that is damaged would otherwise fail later, for whoever asks."""
+    try:
+        for power in game.powers:
+            game.view(power)
+            power_scene_of(game, power)
+        for played in game.record.history:
+            master_scene_of(game, played.turn)
+        mila_saved_game(game, "import")
+        if not game.position.completed:
+            Game(copy.deepcopy(game.record)).adjudicate()
+    except (FogdipError, GameFileError) as exc:
+        raise bad_request(str(exc), "bad-game-file") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # Parts the game file's schema leaves free (a turn's result) in a shape fogdip never writes.
+        raise bad_request(
+            f"the game file is damaged: a part of it is not as fogdip writes it ({type(exc).__name__}); "
+            "export it again from where it was made",
+            "bad-game-file",
+        ) from None
 
 
 @router.get(

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from fogdip.bots.seen_bot import bot_lines
 from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
+from fogdip.codec.observations import observation_from_json
 from fogdip.engine.units import Phase
 from fogdip.game import Game
 from fogdip.server.errors import ApiError
@@ -70,8 +71,10 @@ def play_turn(session: Session, row: GameRow, game: Game) -> str:
     seats = seats_of(session, row.id)
     for seat in seats:
         if seat.bot and not game.filed.get(seat.power):
-            seen = game.view(seat.power).reports[-1]
-            rng = random.Random(f"{row.id}:{game.turn}:{seat.power}")
+            seen = observation_from_json(game.report_documents(seat.power)[-1], f"{seat.power}'s latest report")
+            # Never seeded from anything a player knows (the game, the turn, the power): its
+            # orders could be foretold, and in gunboat its seat told from a person's.
+            rng = random.SystemRandom()
             lines = bot_lines(game.variant, seen, rng)
             if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
                 game.file(seat.power, lines, partial=True)
