@@ -62,7 +62,9 @@ def serve(
     typer.echo(f"fogdip is serving at http://{shown}:{settings.port}/ (API described at /docs), on {where}.")
     typer.echo("Press Ctrl+C to stop.")
     log_as_json(settings.log_level)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level)
+    # An idle connection is kept longer than clients keep theirs (httpx: 5 s; a reverse proxy's
+    # pool: 60 s), so that the server never closes one just as a client sends on it.
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level, timeout_keep_alive=75)
 
 
 def log_as_json(level: str) -> None:

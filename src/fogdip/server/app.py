@@ -9,15 +9,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy import text
 from sqlalchemy.exc import DataError
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fogdip.server import auth, games, lifecycle, press, stream, transfer
@@ -159,34 +161,39 @@ def _limits(app: FastAPI, settings: Settings) -> None:
     # Added first, so it runs innermost: what it raises while the body is read reaches the
     # route's own error handling, not another middleware's.
     app.add_middleware(BodyGuard, limit=settings.max_body)
-    limiter = RateLimiter(settings.rate_per_minute)
+    app.add_middleware(RateGuard, per_minute=settings.rate_per_minute)
 
-    #: An address may make this many times a client's requests: several people behind one
-    #: address, but no way round the limit by inventing credentials.
-    per_address = RateLimiter(settings.rate_per_minute * 4)
 
-    @app.middleware("http")
-    async def rate(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        address = "a:" + (request.client.host if request.client is not None else "?")
-        wait = per_address.spend(address)
-        key = _client_key(request)
-        if wait is None and key != address:
-            wait = limiter.spend(key)
-        elif wait is None:
-            wait = limiter.spend(address)
-        if wait is not None:
-            return JSONResponse(
-                {
-                    "error": {
-                        "code": "slow-down",
-                        "message": f"too many requests: at most {settings.rate_per_minute} a minute; "
-                        f"try again in {wait} s",
-                    }
-                },
-                status_code=429,
-                headers={"Retry-After": str(wait)},
-            )
-        return await call_next(request)
+class RateGuard:
+    """At most ``per_minute`` requests a minute per client (its token or session, else its
+    address), and four times as many per address, whatever credentials it sends: several
+    people may share an address, but no one gets round the limit by inventing credentials.
+    A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` costs a task and a stream
+    per request."""
+
+    def __init__(self, app: ASGIApp, per_minute: int) -> None:
+        self.app = app
+        self.per_minute = per_minute
+        self.per_client = RateLimiter(per_minute)
+        self.per_address = RateLimiter(per_minute * 4)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = "a:" + (client[0] if client else "?")
+        wait = self.per_address.spend(address)
+        if wait is None:
+            wait = self.per_client.spend(_client_key(Headers(scope=scope), address))
+        if wait is None:
+            await self.app(scope, receive, send)
+            return
+        message = f"too many requests: at most {self.per_minute} a minute; try again in {wait} s"
+        answer = JSONResponse(
+            {"error": {"code": "slow-down", "message": message}}, status_code=429, headers={"Retry-After": str(wait)}
+        )
+        await answer(scope, receive, send)
 
 
 class BodyGuard:
@@ -257,12 +264,10 @@ class RateLimiter:
         return None
 
 
-def _client_key(request: Request) -> str:
+def _client_key(headers: Headers, address: str) -> str:
     """Whose requests these are: the token or session (hashed), else the address."""
-    credential = request.headers.get("authorization") or request.cookies.get(auth.COOKIE)
-    if credential:
-        return "c:" + token_digest(credential)
-    return "a:" + (request.client.host if request.client is not None else "?")
+    credential = headers.get("authorization") or cookie_parser(headers.get("cookie", "")).get(auth.COOKIE)
+    return "c:" + token_digest(credential) if credential else address
 
 
 def _version() -> str:

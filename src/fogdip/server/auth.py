@@ -105,7 +105,7 @@ def optional_caller(request: Request, state: Annotated[ServerState, Depends(serv
     return caller_of(request, state)
 
 
-def signed_in(caller: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
+async def signed_in(caller: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
     if caller is None:
         raise unauthorized()
     return caller

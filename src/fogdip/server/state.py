@@ -19,7 +19,8 @@ class ServerState:
     hub: Hub
 
 
-def server(request: Request) -> ServerState:
-    """The state of the server handling ``request`` (a FastAPI dependency)."""
+async def server(request: Request) -> ServerState:
+    """The state of the server handling ``request`` (a FastAPI dependency; ``async`` because it
+    does no I/O: FastAPI runs a plain function in a worker thread, a hop per dependency)."""
     state: ServerState = request.app.state.fogdip
     return state
