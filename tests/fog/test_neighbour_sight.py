@@ -49,9 +49,7 @@ def misses(preset: str, seed: int, turns: int = 12) -> list[str]:
 
 
 def presets_whose_rules(claim: bool) -> list[str]:
-    return sorted(
-        name for name, preset in PRESETS.items() if FOG_RULES[preset.fog].sees_every_neighbour is claim
-    )
+    return sorted(name for name, preset in PRESETS.items() if FOG_RULES[preset.fog].sees_every_neighbour is claim)
 
 
 @pytest.mark.parametrize("preset", presets_whose_rules(True))
