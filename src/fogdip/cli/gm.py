@@ -158,6 +158,13 @@ def adjudicate(
             "--reports", help="Directory to write each power's report into: text, JSON, and its map as SVG and PNG."
         ),
     ] = None,
+    png: Annotated[
+        bool,
+        typer.Option(
+            "--png/--no-png",
+            help="Also draw each map as PNG (about a quarter of a second a map); --no-png: SVG only.",
+        ),
+    ] = True,
 ) -> None:
     """Adjudicate the next turn with the orders filed (powers that filed nothing hold or get
     their defaults), save the game, and write each power's report."""
@@ -168,7 +175,6 @@ def adjudicate(
         if reports is not None:
             folder = reports / played.turn
             folder.mkdir(parents=True, exist_ok=True)
-            png = True
             for power, seen in played.observations.items():
                 (folder / f"{power}.txt").write_text(observation_text(seen) + "\n", encoding="utf-8")
                 report = json.dumps(observation_to_json(seen), indent=1)

@@ -7,6 +7,7 @@ logic: every game action is the game service's.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ from fogdip.server.errors import ApiError
 from fogdip.server.events import Hub
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
+from fogdip.server.turns import GameCache
 
 log = logging.getLogger("fogdip.server")
 
@@ -60,7 +62,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         # No redirects to a slash-ended path: they would echo the request's Host header.
         redirect_slashes=False,
     )
-    app.state.fogdip = ServerState(settings, database, hub)
+    app.state.fogdip = ServerState(settings, database, hub, GameCache())
     app.include_router(auth.router)
     app.include_router(transfer.router)
     app.include_router(games.router)
@@ -144,17 +146,35 @@ def _unstorable() -> JSONResponse:
 
 
 def _explain(exc: RequestValidationError) -> str:
-    parts = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "the request"
+    """Each wrong part of a request and what it should be, by where it is (``lines.0``); the
+    alternatives of a part that may take several forms joined by "or"."""
+    said: dict[str, list[str]] = {}
+    for error in exc.errors():
+        loc = tuple(error.get("loc", ()))
+        inside = loc[1:] if loc[:1] in (("body",), ("query",), ("path",)) else loc
+        where = ".".join(str(p) for p in inside if not _is_type_tag(p))
         kind = error.get("type", "")
         if kind == "json_invalid":
-            parts.append("the body is not valid JSON: " + str(error.get("ctx", {}).get("error", "")).strip())
+            said.setdefault("", []).append(
+                "the body is not valid JSON: " + str(error.get("ctx", {}).get("error", "")).strip()
+            )
         elif kind == "missing":
-            parts.append(f"{where} is missing")
+            said.setdefault(where, []).append(f"{where or 'the request'} is missing")
         else:
-            parts.append(f"{where}: {error.get('msg', 'invalid')}")
+            said.setdefault(where, []).append(error.get("msg", "invalid"))
+    parts = []
+    for where, messages in list(said.items())[:5]:
+        text = " or ".join(dict.fromkeys(messages))
+        parts.append(text if not where or text.startswith(where) else f"{where}: {text}")
     return "; ".join(parts) + "; see /docs for the request's form"
+
+
+#: The names Pydantic gives a union's members in an error's location (``list[str]``).
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "dict", "list", "none", "null"})
+
+
+def _is_type_tag(part: object) -> bool:
+    return isinstance(part, str) and ("[" in part or part in _TYPE_TAGS)
 
 
 def _limits(app: FastAPI, settings: Settings) -> None:
@@ -198,8 +218,10 @@ class RateGuard:
 
 class BodyGuard:
     """Request bodies: at most ``limit`` bytes, whether the length is told first or the body
-    comes in chunks (counted as it is read), and no NUL character, in the body or the path
-    (PostgreSQL cannot store one; SQLite could, and the two must answer alike)."""
+    comes in chunks (counted as it is read); no NUL character, in the body or the path
+    (PostgreSQL cannot store one; SQLite could, and the two must answer alike); and no half of
+    a UTF-16 surrogate pair written alone as ``\\udxxx`` in JSON (no database can store it, nor
+    can it be sent back)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -219,22 +241,54 @@ class BodyGuard:
             return
         read = 0
         tail = b""
+        chunks: list[bytes] = []
+        escaped_surrogate = False
 
         async def counted() -> Message:
-            nonlocal read, tail
+            nonlocal read, tail, escaped_surrogate
             message = await receive()
             if message["type"] == "http.request":
                 body = message.get("body", b"")
                 read += len(body)
                 if read > self.limit:
                     raise HTTPException(413, self.too_large)
+                chunks.append(body)
                 seen = tail + body
                 if b"\x00" in seen or b"\\u0000" in seen:
                     raise HTTPException(400, "a text holds a NUL character; send plain text")
+                escaped_surrogate = escaped_surrogate or b"\\ud" in seen.lower()
                 tail = seen[-5:]
+                if escaped_surrogate and not message.get("more_body", False) and _lone_surrogate(b"".join(chunks)):
+                    raise HTTPException(
+                        400,
+                        "a text holds half of a UTF-16 surrogate pair (\\ud800 to \\udfff alone); send valid Unicode",
+                    )
             return message
 
         await self.app(scope, counted, send)
+
+
+def _lone_surrogate(body: bytes) -> bool:
+    """Whether a JSON body holds a string with a lone surrogate (a pair read back is one
+    character); a body that is not JSON is left for the route to refuse."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return False
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+    return False
 
 
 async def _refuse(status: int, code: str, message: str, scope: Scope, receive: Receive, send: Send) -> None:

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from fogdip.server.db import Database
 from fogdip.server.errors import ApiError
-from fogdip.server.turns import due_games, game_of, now, play_turn
+from fogdip.server.turns import GameCache, due_games, now, play_turn, seats_of
 
 log = logging.getLogger("fogdip.server")
 
@@ -24,15 +24,16 @@ def adjudicate_due(db: Database, moment: datetime | None = None) -> list[tuple[s
     done: list[tuple[str, str]] = []
     with db.transaction() as session:
         for row in due_games(session, moment or now()):
+            seats = seats_of(session, row.id)
             try:
-                game = game_of(row)
+                game = GameCache.changing(row, seats)
             except ApiError:
                 row.deadline_at = None  # damaged: logged by game_of; the admin must look, not a loop
                 continue
             if game.position.completed:
                 row.deadline_at = None
                 continue
-            done.append((row.id, play_turn(session, row, game)))
+            done.append((row.id, play_turn(session, row, game, seats)))
     for game_id, turn in done:
         log.info("deadline: game %s adjudicated %s", game_id, turn)
     return done

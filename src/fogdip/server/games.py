@@ -47,7 +47,7 @@ from fogdip.server.security import new_secret
 from fogdip.server.state import ServerState
 from fogdip.server.turns import (
     PHASE_TYPES,
-    game_of,
+    GameCache,
     now,
     play_turn,
     publish_deadline,
@@ -185,14 +185,14 @@ def store_new(
         draw_votes=settings.draw_votes,
         ready_counts=settings.ready_counts,
     )
-    save(row, game)
+    seats = [
+        Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False, draw=False, read=0)
+        for power in game.powers
+    ]
+    save(row, game, seats)
     with state.db.transaction() as session:
         session.add(row)
         session.flush()
-        seats = [
-            Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False, draw=False, read=0)
-            for power in game.powers
-        ]
         session.add_all(seats)
     return game_out(row, seats, Member("master"))
 
@@ -285,6 +285,15 @@ def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> Ga
     with state.db.transaction() as session:
         row, seats = master_game(session, game_id, caller, lock=True)
         wanted = None if body.powers is None else {p.strip().upper() for p in body.powers}
+        unknown = sorted((wanted or set()) - {seat.power for seat in seats})
+        if unknown:
+            raise bad_request(
+                f"{', '.join(unknown)} {'is not a power' if len(unknown) == 1 else 'are not powers'} of this game: "
+                f"use {', '.join(seat.power for seat in seats)}"
+            )
+        taken = sorted(seat.power for seat in seats if seat.user_id is not None and wanted and seat.power in wanted)
+        if taken:
+            raise conflict(f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} played by a person already")
         for seat in seats:
             if seat.user_id is None and (wanted is None or seat.power in wanted):
                 seat.bot = True
@@ -298,7 +307,7 @@ def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         if row.status != "forming":
             raise conflict(f"the game is {row.status}, not forming")
         row.status = "active"
-        schedule(row, game_of(row))
+        schedule(row)
         publish_deadline(session, row)
         return game_out(row, seats, Member("master"))
 
@@ -309,8 +318,8 @@ def start_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
 )
 def view(game_id: str, state: Server, caller: SignedIn) -> dict[str, Any]:
     with state.db.reading() as session:
-        row, _seats, member = find_game(session, game_id, caller)
-        game = game_of(row)
+        row, seats, member = find_game(session, game_id, caller)
+        game = state.games.reading(session, row, seats)
     if member.role == "player" and member.power is not None:
         try:
             return power_view_to_json(game.view(member.power))
@@ -353,8 +362,8 @@ def map_svg(
     crop: bool = False,
 ) -> Response:
     with state.db.reading() as session:
-        row, _seats, member = find_game(session, game_id, caller)
-        game = game_of(row)
+        row, seats, member = find_game(session, game_id, caller)
+        game = state.games.reading(session, row, seats)
     try:
         if member.role == "player" and member.power is not None:
             scene = power_scene_of(game, member.power, phase)
@@ -374,10 +383,11 @@ def map_svg(
 )
 def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -> OrdersOut:
     with state.db.transaction() as session:
-        row, _seats, power = player_game(session, game_id, caller, "only a player files orders, for its own power")
+        row, seats, power = player_game(session, game_id, caller, "only a player files orders, for its own power")
         if row.status not in ("forming", "active"):
             raise conflict(f"the game is {row.status}: no orders are taken")
-        game = game_of(row)
+        # Filing changes the power's seat only: the game itself is read, not saved.
+        game = state.games.reading(session, row, seats)
         try:
             checks = game.file(power, body.lines)
         except FogdipError as exc:
@@ -391,18 +401,18 @@ def file_orders(game_id: str, body: OrdersIn, state: Server, caller: SignedIn) -
                 f"{len(refused)} of {len(checks)} lines refused (see 'lines'); nothing was filed: fix them and file again",
                 {"filed": False, "lines": [v.model_dump() for v in verdicts]},
             )
-        save(row, game)
+        next(seat for seat in seats if seat.power == power).filed = json.dumps(game.filed[power])
     return OrdersOut(filed=True, lines=verdicts)
 
 
 @router.post("/{game_id}/adjudicate", response_model=TurnOut, summary="Adjudicate the next turn now (game master)")
 def adjudicate(game_id: str, state: Server, caller: SignedIn) -> TurnOut:
     with state.db.transaction() as session:
-        row, _seats = master_game(session, game_id, caller, lock=True)
-        game = game_of(row)
-        if game.position.completed:
+        row, seats = master_game(session, game_id, caller, lock=True)
+        if row.status == "finished":
             raise conflict("the game is over; there is no turn to adjudicate")
-        turn = play_turn(session, row, game)
+        game = GameCache.changing(row, seats)
+        turn = play_turn(session, row, game, seats)
         return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
 
 
@@ -419,16 +429,15 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
         mine = next(seat for seat in seats if seat.power == power)
         changed = mine.ready != body.ready
         mine.ready = body.ready
-        game = game_of(row)
         if body.ready and all(seat.bot or (seat.user_id is not None and seat.ready) for seat in seats):
             # Every seat is ready (an empty one waits for the game master, or the deadline).
-            turn: str | None = play_turn(session, row, game)
+            turn: str | None = play_turn(session, row, GameCache.changing(row, seats), seats)
         else:
             turn = None
             counts = ready_detail(row, seats)
             if changed and counts is not None:
-                publish(session, row.id, "ready", game.turn, detail=counts)
-        return TurnOut(adjudicated=turn, next=game.turn, completed=game.position.completed)
+                publish(session, row.id, "ready", row.turn, detail=counts)
+        return TurnOut(adjudicated=turn, next=row.turn, completed=row.status == "finished")
 
 
 @router.post(
@@ -459,5 +468,5 @@ def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
                 seat.bot = True
         row.name = f"{body.preset} against bots"
         row.status = "active"
-        schedule(row, game_of(row))
+        schedule(row)
         return game_out(row, seats, Member("player", mine.power))

@@ -19,7 +19,7 @@ from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, conflict
 from fogdip.server.events import publish
 from fogdip.server.members import Member, game_out, master_game, player_game
-from fogdip.server.turns import game_of, now, publish_deadline, save, schedule
+from fogdip.server.turns import GameCache, now, publish_deadline, save, schedule
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -48,7 +48,7 @@ def resume(game_id: str, state: Server, caller: SignedIn) -> GameOut:
         if row.paused_left is not None:
             row.deadline_at = now() + timedelta(seconds=row.paused_left)
         else:
-            schedule(row, game_of(row))
+            schedule(row)
         row.paused_left = None
         publish_deadline(session, row)
         return game_out(row, seats, Member("master"))
@@ -75,7 +75,7 @@ def vote_draw(game_id: str, body: DrawIn, state: Server, caller: SignedIn) -> Ga
         row, seats, power = player_game(session, game_id, caller, "only a player votes for a draw")
         if row.status not in ("active", "paused"):
             raise conflict(f"the game is {row.status}: draws are voted in a game under way")
-        game = game_of(row)
+        game = GameCache.changing(row, seats)
         position = game.position
         still_in = [seat for seat in seats if position.setup_pending or not position.state.is_eliminated(seat.power)]
         mine = next(seat for seat in seats if seat.power == power)
@@ -85,7 +85,7 @@ def vote_draw(game_id: str, body: DrawIn, state: Server, caller: SignedIn) -> Ga
         mine.draw = body.vote
         if body.vote and all(seat.bot or (seat.user_id is not None and seat.draw) for seat in still_in):
             game.agree_draw(seat.power for seat in still_in)
-            save(row, game)
+            save(row, game, seats)
             publish(session, row.id, "phase", game.turn)
         elif changed and row.draw_votes == "open":
             votes = sorted(seat.power for seat in seats if seat.draw and not seat.bot)

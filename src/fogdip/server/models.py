@@ -1,5 +1,6 @@
-"""The server's tables. Games keep their whole state as a game file (the one codec's JSON) in
-``games.record``; everything about people and seats is relational beside it."""
+"""The server's tables. Games keep their state as a game file (the one codec's JSON) in
+``games.record``, but for the orders filed for the next turn, which each seat keeps;
+everything about people and seats is relational beside it."""
 
 from __future__ import annotations
 
@@ -74,7 +75,9 @@ class Session(Base):
 
 
 class GameRow(Base):
-    """One game. ``record`` is its game file; ``version`` counts its saves."""
+    """One game. ``record`` is its game file, less the orders filed for the next turn (on the
+    seats); ``version`` counts its saves. The record is read only when asked for: pages and
+    lists need none of it, and views read it once per version (``fogdip.server.turns.GameCache``)."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_due", "status", "deadline_at"),)
@@ -88,7 +91,7 @@ class GameRow(Base):
     master_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     #: forming, active, paused, finished
     status: Mapped[str] = mapped_column(String(16), default="forming")
-    record: Mapped[str] = mapped_column(Text)
+    record: Mapped[str] = mapped_column(Text, deferred=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
@@ -132,6 +135,9 @@ class Seat(Base):
     read: Mapped[int] = mapped_column(Integer, default=0)
     #: Whether this power votes for a draw (a bot's seat is counted as voting with the players).
     draw: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The lines this power has filed for the next turn, as a JSON list; none: it has filed
+    #: nothing (an empty list: it filed no orders).
+    filed: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Observer(Base):

@@ -30,7 +30,7 @@ from fogdip.server.errors import ERROR_RESPONSES, bad_request, conflict, forbidd
 from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game
 from fogdip.server.models import GameRow, Message, Seat
-from fogdip.server.turns import game_of, now
+from fogdip.server.turns import now
 
 router = APIRouter(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
 
@@ -115,7 +115,7 @@ def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> Mess
         if row.status == "finished":
             raise conflict("the game is over")
         powers = {seat.power for seat in seats}
-        game = game_of(row)
+        game = state.games.reading(session, row, seats)
         reach = in_range(game, power) if row.press_range == "adjacent" else sorted(powers - {power})
         if body.to == "all":
             if row.press_range == "adjacent":

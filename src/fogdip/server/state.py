@@ -10,6 +10,7 @@ from fastapi import Request
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.events import Hub
+from fogdip.server.turns import GameCache
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class ServerState:
     settings: Settings
     db: Database
     hub: Hub
+    games: GameCache
 
 
 async def server(request: Request) -> ServerState:

@@ -5,13 +5,12 @@ variant reveals everything is over)."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from fogdip.codec.api import GameOut, ImportIn
-from fogdip.codec.gamefiles import GameFileError, game_from_json
+from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
 from fogdip.game.exports import mila_saved_game
@@ -20,7 +19,6 @@ from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
 from fogdip.server.games import GameSettings, store_new
 from fogdip.server.members import find_game
-from fogdip.server.turns import game_of
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -86,8 +84,8 @@ def export_game(
     format: Annotated[str, Query(description="fogdip (a game file) or mila (MILA's saved game)")] = "fogdip",
 ) -> dict[str, Any]:
     with state.db.reading() as session:
-        row, _seats, member = find_game(session, game_id, caller)
-        game = game_of(row)
+        row, seats, member = find_game(session, game_id, caller)
+        game = state.games.reading(session, row, seats)
     revealed = game.position.completed and game.variant.options.reveal_at_end
     # The game master's: not a player's, even one who set up its game against bots.
     if member.role != "master" and not (revealed and member.role != "none"):
@@ -95,8 +93,7 @@ def export_game(
             "the whole game is the game master's until it is over (and then only where the variant reveals it)"
         )
     if format == "fogdip":
-        exported: dict[str, Any] = json.loads(row.record)
-        return exported
+        return game_to_json(game.record)
     if format == "mila":
         return mila_saved_game(game, row.id)
     raise bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")

@@ -4,9 +4,13 @@ keeper (a deadline passed)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
@@ -31,21 +35,79 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def game_of(row: GameRow) -> Game:
+def read_game(row: GameRow) -> Game:
+    """The game kept in the row, read afresh, with no orders filed (they are on the seats:
+    :meth:`GameCache.changing` puts them in)."""
     try:
         return Game(game_from_json(json.loads(row.record), f"game {row.id}"), f"game {row.id}")
     except (GameFileError, ValueError) as exc:
-        # The reason can name units: it goes to the server's log, never to a client.
-        log.error("game %s cannot be read: %s", row.id, exc)
-        raise ApiError(
-            500, "damaged", "this game's stored data cannot be read; the server's admin has been told"
-        ) from None
+        raise _damaged(row.id, exc) from None
 
 
-def save(row: GameRow, game: Game) -> None:
-    """Keep the game in its row, with the copies of its turn, variant and outcome that lists
-    and pages read instead of the record."""
-    row.record = json.dumps(game_to_json(game.record), separators=(",", ":"))
+def _damaged(game_id: str, exc: Exception) -> ApiError:
+    # The reason can name units: it goes to the server's log, never to a client.
+    log.error("game %s cannot be read: %s", game_id, exc)
+    return ApiError(500, "damaged", "this game's stored data cannot be read; the server's admin has been told")
+
+
+def filed_on(seats: Sequence[Seat]) -> dict[str, list[str]]:
+    """The lines each power has filed for the next turn, from its seat."""
+    return {seat.power: json.loads(seat.filed) for seat in seats if seat.filed is not None}
+
+
+class GameCache:
+    """Stored games read back, kept by id and version, so that the requests that only read a
+    game (views, maps, press ranges) do not each parse its record: every save raises the
+    version, so a game any process changed is read afresh. A process-local cache of what the
+    database holds, never state another process needs.
+
+    A game given by :meth:`reading` shares its turns, reports and knowledge with every
+    request of the process: it may be filed into (its orders are its own), never played."""
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def reading(self, session: Session, row: GameRow, seats: Sequence[Seat]) -> Game:
+        """The game as it stands, its filed orders from ``seats``, to read (or file into)."""
+        with self._lock:
+            kept = self._games.get(row.id)
+            if kept is not None and kept[0] == row.version:
+                self._games.move_to_end(row.id)
+        if kept is None or kept[0] != row.version:
+            # The record with the version it belongs to, in one read (the row's own version may
+            # be older under PostgreSQL's read committed: then the newer game is kept).
+            record, version = session.execute(select(GameRow.record, GameRow.version).where(GameRow.id == row.id)).one()
+            try:
+                game = Game(game_from_json(json.loads(record), f"game {row.id}"), f"game {row.id}")
+            except (GameFileError, ValueError) as exc:
+                raise _damaged(row.id, exc) from None
+            kept = (version, game)
+            with self._lock:
+                self._games[row.id] = kept
+                self._games.move_to_end(row.id)
+                while len(self._games) > self.size:
+                    self._games.popitem(last=False)
+        shared = kept[1]
+        return Game(dataclasses.replace(shared.record, filed=filed_on(seats)), shared.name)
+
+    @staticmethod
+    def changing(row: GameRow, seats: Sequence[Seat]) -> Game:
+        """The game read afresh from its row (locked by the caller), its filed orders from
+        ``seats``: the caller's own, to play or change and :func:`save`."""
+        game = read_game(row)
+        game.record.filed = filed_on(seats)
+        return game
+
+
+def save(row: GameRow, game: Game, seats: Sequence[Seat]) -> None:
+    """Keep the game in its row (its filed orders on ``seats``), with the copies of its turn,
+    variant and outcome that lists and pages read instead of the record."""
+    row.record = json.dumps(game_to_json(dataclasses.replace(game.record, filed={})), separators=(",", ":"))
+    for seat in seats:
+        lines = game.record.filed.get(seat.power)
+        seat.filed = None if lines is None else json.dumps(lines)
     row.version += 1
     row.updated_at = now()
     row.turn = game.turn
@@ -64,11 +126,10 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
     return list(session.execute(select(Seat).where(Seat.game_id == game_id).order_by(Seat.power)).scalars())
 
 
-def play_turn(session: Session, row: GameRow, game: Game) -> str:
-    """Adjudicate the next turn: first every bot files its lines, from its own power's latest
-    report only, as a player would (``Game.file``); then the game is saved and every seat's
-    'ready' mark cleared."""
-    seats = seats_of(session, row.id)
+def play_turn(session: Session, row: GameRow, game: Game, seats: Sequence[Seat]) -> str:
+    """Adjudicate the next turn of ``game`` (from :meth:`GameCache.changing`): first every bot
+    files its lines, from its own power's latest report only, as a player would
+    (``Game.file``); then the game is saved and every seat's 'ready' mark cleared."""
     for seat in seats:
         if seat.bot and not game.filed.get(seat.power):
             seen = observation_from_json(game.report_documents(seat.power)[-1], f"{seat.power}'s latest report")
@@ -79,15 +140,15 @@ def play_turn(session: Session, row: GameRow, game: Game) -> str:
             if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
                 game.file(seat.power, lines, partial=True)
     played = game.adjudicate()
-    save(row, game)
-    schedule(row, game)
+    save(row, game, seats)
+    schedule(row)
     for seat in seats:
         seat.ready = False
     publish(session, row.id, "phase", game.turn, detail=ready_detail(row, seats))
     return played.turn
 
 
-def ready_detail(row: GameRow, seats: list[Seat], *, force: bool = False) -> dict[str, int] | None:
+def ready_detail(row: GameRow, seats: Sequence[Seat], *, force: bool = False) -> dict[str, int] | None:
     """How many seats are ready (the bot's always are; an empty seat never is), where the game
     tells its members (or ``force``: the game master)."""
     if not (row.ready_counts or force):
@@ -106,11 +167,11 @@ def phase_type(turn: str) -> str:
         return "movement"
 
 
-def schedule(row: GameRow, game: Game, moment: datetime | None = None) -> None:
+def schedule(row: GameRow, moment: datetime | None = None) -> None:
     """Set the game's next deadline from its deadlines per phase type (none if it has none
     for the coming turn, is over, or is not running)."""
-    seconds = json.loads(row.deadlines or "{}").get(phase_type(game.turn))
-    if row.status != "active" or game.position.completed or not seconds:
+    seconds = json.loads(row.deadlines or "{}").get(phase_type(row.turn))
+    if row.status != "active" or not seconds:
         row.deadline_at = None
         return
     row.deadline_at = (moment or now()) + timedelta(seconds=float(seconds))
