@@ -42,6 +42,7 @@ import itertools
 import json
 import math
 import os
+import queue
 import random
 import shutil
 import signal
@@ -317,51 +318,66 @@ class GameRun:
 
 class Scheduler:
     """Tasks due at moments, run by a pool of threads; ``wait`` returns once nothing is due,
-    running or left to be scheduled (tasks schedule their successors)."""
+    running or left to be scheduled (tasks schedule their successors). One dispatcher thread
+    watches the clock and hands each due task to one worker (a queue): waking every worker at
+    each moment would cost the bench more CPU than the requests it makes."""
 
     def __init__(self, workers: int, recorder: Recorder) -> None:
         self._heap: list[tuple[float, int, Callable[[], None]]] = []
         self._count = itertools.count()
         self._cond = threading.Condition()
-        self._running = 0
+        self._outstanding = 0  # scheduled and not yet finished
+        self._done = threading.Condition()
+        self._ready: queue.SimpleQueue[tuple[float, Callable[[], None]] | None] = queue.SimpleQueue()
         self._closed = False
         self._recorder = recorder
         self._threads = [threading.Thread(target=self._work, daemon=True) for _ in range(workers)]
-        for thread in self._threads:
+        self._dispatcher = threading.Thread(target=self._dispatch, daemon=True)
+        for thread in (*self._threads, self._dispatcher):
             thread.start()
 
     def at(self, due: float, task: Callable[[], None]) -> None:
+        with self._done:
+            self._outstanding += 1
         with self._cond:
             heapq.heappush(self._heap, (due, next(self._count), task))
-            self._cond.notify()
+            self._cond.notify()  # only the dispatcher waits here: it looks at the new earliest
+
+    def _dispatch(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and (not self._heap or self._heap[0][0] > time.perf_counter()):
+                    self._cond.wait(None if not self._heap else self._heap[0][0] - time.perf_counter())
+                if self._closed:
+                    return
+                due, _, task = heapq.heappop(self._heap)
+            self._ready.put((due, task))
 
     def _work(self) -> None:
         while True:
-            with self._cond:
-                while True:
-                    if self._closed:
-                        return
-                    now = time.perf_counter()
-                    if self._heap and self._heap[0][0] <= now:
-                        due, _, task = heapq.heappop(self._heap)
-                        self._running += 1
-                        break
-                    self._cond.wait(None if not self._heap else self._heap[0][0] - now)
+            item = self._ready.get()
+            if item is None:
+                return
+            due, task = item
             with self._recorder.lock:
                 self._recorder.start_lags.append(time.perf_counter() - due)
             try:
                 task()
             finally:
-                with self._cond:
-                    self._running -= 1
-                    self._cond.notify_all()
+                with self._done:
+                    self._outstanding -= 1
+                    if self._outstanding == 0:
+                        self._done.notify_all()
 
     def wait(self) -> None:
+        with self._done:
+            while self._outstanding:
+                self._done.wait(1.0)
         with self._cond:
-            while self._heap or self._running:
-                self._cond.wait(1.0)
             self._closed = True
             self._cond.notify_all()
+        for _ in self._threads:
+            self._ready.put(None)
 
 
 @dataclass

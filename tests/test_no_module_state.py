@@ -37,6 +37,9 @@ INTERNING = {
     # immutable, the same for every game.
     "fogdip.maps.geometry.load_geometry",
     "fogdip.maps.svg.painter",
+    # The server's prepared SQL statements, built once: expressions with bound parameters,
+    # the same for every game and request.
+    "fogdip.server.queries.statements",
 }
 
 _IMMUTABLE = (

@@ -49,10 +49,25 @@ class Painter:
     board: str = field(repr=False)
     names: str = field(repr=False)
 
+    #: The fog's outline by the set of provinces fogged: a function of that set alone, drawn
+    #: once for each (a server draws the same few fogs again and again). Bounded.
+    fog_paths: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
+
     def point(self, location: str) -> Point:
         """The unit anchor of ``location`` (a province or coast), in SVG units."""
         x, y = self.geometry.anchors[location]
         return (x * self.scale, y * self.scale)
+
+    def fog_path(self, fog: frozenset[str]) -> str:
+        """The outline of the provinces of ``fog`` (those this map has), as a path's data."""
+        path = self.fog_paths.get(fog)
+        if path is None:
+            fogged = [province for province in fog if province in self.geometry.regions]
+            path = _rings_path(self.geometry.outline(fogged), self.scale) if fogged else ""
+            if len(self.fog_paths) >= 4096:
+                self.fog_paths.clear()
+            self.fog_paths[fog] = path
+        return path
 
 
 @cache
@@ -266,12 +281,8 @@ _DEFS = (
 
 def _fog(paint: Painter, fog: frozenset[str]) -> str:
     """The fog over the provinces not seen, as one outline of them all."""
-    fogged = [province for province in fog if province in paint.geometry.regions]
-    if not fogged:
-        return ""
-    return (
-        f'<path d="{_rings_path(paint.geometry.outline(fogged), paint.scale)}" fill="url(#fog)" fill-rule="evenodd"/>'
-    )
+    path = paint.fog_path(fog)
+    return f'<path d="{path}" fill="url(#fog)" fill-rule="evenodd"/>' if path else ""
 
 
 def _centres(paint: Painter, scene: Scene) -> str:

@@ -7,12 +7,14 @@ logic: every game action is the game service's.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -46,6 +48,13 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if upgrade:
             database.upgrade()
+        # Sync routes run on the event loop's default thread pool (anyio's): sized here.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        # What the process made to start (modules, schemas, the maps) lives as long as it does:
+        # kept out of the garbage collector's full passes, which would otherwise walk it all
+        # again and again, stopping every request for a fifth of a second each time.
+        gc.collect()
+        gc.freeze()
         keeper = asyncio.create_task(keep_deadlines(database, settings.deadline_check))
         feeder = asyncio.create_task(hub.run())
         yield
@@ -62,7 +71,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         # No redirects to a slash-ended path: they would echo the request's Host header.
         redirect_slashes=False,
     )
-    app.state.fogdip = ServerState(settings, database, hub, GameCache())
+    app.state.fogdip = ServerState(settings, database, hub, GameCache(database))
     app.include_router(auth.router)
     app.include_router(transfer.router)
     app.include_router(games.router)

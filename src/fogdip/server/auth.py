@@ -14,7 +14,9 @@ from sqlalchemy import select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
 from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, unauthorized
+from fogdip.server.events import Credential
 from fogdip.server.models import ApiToken, Session, User
+from fogdip.server.queries import statements
 from fogdip.server.security import dummy_verify, hash_password, new_secret, same, token_digest, verify_password
 from fogdip.server.state import ServerState, server
 
@@ -71,34 +73,31 @@ def caller_from(
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError(401, "unauthorized", "the Authorization header must be 'Bearer <token>'")
-        with state.db.reading() as session:
-            row = session.execute(
-                select(User, ApiToken)
-                .join(ApiToken, ApiToken.user_id == User.id)
-                .where(ApiToken.token_hash == token_digest(token.strip()), ApiToken.revoked_at.is_(None))
-            ).first()
+        with state.db.lookup() as connection:
+            row = connection.execute(statements().token_caller, {"digest": token_digest(token.strip())}).first()
         if row is None:
             raise ApiError(401, "unauthorized", "that API token is not valid: it may have been revoked")
-        return Caller(row[0].id, row[0].name, row[0].is_admin, True)
+        return Caller(row.id, row.name, row.is_admin, True)
     secret = cookies.get(COOKIE)
     if not secret:
         return None
-    with state.db.reading() as session:
-        found = session.execute(
-            select(User, Session)
-            .join(Session, Session.user_id == User.id)
-            .where(Session.secret_hash == token_digest(secret))
-        ).first()
-    if found is None:
+    with state.db.lookup() as connection:
+        found = connection.execute(statements().session_caller, {"digest": token_digest(secret)}).first()
+    if found is None or found.expires_at < _now():
         return None
-    user, signed = found[0], found[1]
-    if signed.expires_at < _now():
-        return None
-    if method not in _SAFE and not same(headers.get(CSRF_HEADER, ""), signed.csrf_token):
+    if method not in _SAFE and not same(headers.get(CSRF_HEADER, ""), found.csrf_token):
         raise ApiError(
             403, "csrf", f"a change made with a session cookie must send the session's CSRF token in {CSRF_HEADER}"
         )
-    return Caller(user.id, user.name, user.is_admin, False)
+    return Caller(found.id, found.name, found.is_admin, False)
+
+
+def credential_of(headers: Mapping[str, str], cookies: Mapping[str, str]) -> Credential:
+    """How a request (already signed in: :func:`caller_from` found its account) proved it."""
+    header = headers.get("authorization", "")
+    if header:
+        return Credential("token", token_digest(header.partition(" ")[2].strip()))
+    return Credential("session", token_digest(cookies.get(COOKIE, "")))
 
 
 def optional_caller(request: Request, state: Annotated[ServerState, Depends(server)]) -> Caller | None:

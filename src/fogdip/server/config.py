@@ -39,6 +39,14 @@ class Settings:
     secure_cookies: bool = False
     #: How often, in seconds, the server looks for games whose deadline has passed.
     deadline_check: float = 1.0
+    #: Worker threads for requests (each request's database work and game logic runs on one).
+    #: Few: Python runs one thread at a time, and every thread more that waits for its turn
+    #: stretches the transaction of the one holding a lock.
+    threads: int = 8
+
+    def __post_init__(self) -> None:
+        if self.threads < 1:
+            raise ValueError(f"FOGDIP_THREADS must be at least 1, not {self.threads}")
 
     @property
     def database_url(self) -> str:
@@ -51,8 +59,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
-        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES`` and
-        ``FOGDIP_DEADLINE_CHECK``."""
+        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES``,
+        ``FOGDIP_DEADLINE_CHECK`` and ``FOGDIP_THREADS``."""
         env = os.environ if env is None else env
         settings = cls(Path(env["FOGDIP_DATA"]) if env.get("FOGDIP_DATA") else default_data_dir())
         return settings.with_overrides(
@@ -64,6 +72,7 @@ class Settings:
             log_level=env.get("FOGDIP_LOG_LEVEL"),
             secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
             deadline_check=float(env["FOGDIP_DEADLINE_CHECK"]) if env.get("FOGDIP_DEADLINE_CHECK") else None,
+            threads=_int(env, "FOGDIP_THREADS"),
         )
 
     def with_overrides(self, **values: object) -> Settings:

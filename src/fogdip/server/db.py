@@ -12,7 +12,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -53,14 +54,43 @@ class Database:
         else:
             self.engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
             self.read_engine = self.engine
+        #: SQLite's one writer, as a lock of this process (a server on SQLite is one process).
+        self._writer = threading.Lock() if self.is_sqlite else None
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
+        self._committed: list[Callable[[Session], None]] = []
+        event.listen(self.sessions, "after_commit", self._after_commit)
+
+    def on_commit(self, callback: Callable[[Session], None]) -> None:
+        """Call ``callback`` with the session after each commit of a transaction, on the
+        committing thread (what the transaction did is in ``session.info``, left there by who
+        did it)."""
+        self._committed.append(callback)
+
+    def _after_commit(self, session: Session) -> None:
+        for callback in self._committed:
+            callback(session)
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session in one transaction, committed when the block ends without an error."""
-        with self.sessions.begin() as session:
+        """A session in one transaction, committed when the block ends without an error.
+
+        On SQLite, where one writer at a time holds the database, the process's writers queue
+        on a lock of their own first: a waiting thread wakes as soon as the writer before it is
+        done, where SQLite's busy handler would sleep and poll (1 ms, 2 ms, ... 100 ms)."""
+        if self._writer is None:
+            with self.sessions.begin() as session:
+                yield session
+            return
+        with self._writer, self.sessions.begin() as session:
             yield session
+
+    @contextmanager
+    def lookup(self) -> Iterator[Connection]:
+        """A connection for one read of one statement (who is asking): no session, no
+        transaction of its own beyond the statement's."""
+        with self.read_engine.connect() as connection:
+            yield connection
 
     @contextmanager
     def reading(self) -> Iterator[Session]:

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from fogdip.server.db import Database
 from fogdip.server.errors import ApiError
-from fogdip.server.turns import GameCache, due_games, now, play_turn, seats_of
+from fogdip.server.turns import GameCache, any_due, due_games, now, play_turn, seats_of
 
 log = logging.getLogger("fogdip.server")
 
@@ -22,8 +22,12 @@ log = logging.getLogger("fogdip.server")
 def adjudicate_due(db: Database, moment: datetime | None = None) -> list[tuple[str, str]]:
     """Adjudicate every game due at ``moment`` (default: now): ``(game id, turn)`` of each."""
     done: list[tuple[str, str]] = []
+    moment = moment or now()
+    with db.reading() as session:
+        if not any_due(session, moment):
+            return done  # the usual second: no writer's lock taken
     with db.transaction() as session:
-        for row in due_games(session, moment or now()):
+        for row in due_games(session, moment):
             seats = seats_of(session, row.id)
             try:
                 game = GameCache.changing(row, seats)

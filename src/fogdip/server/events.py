@@ -15,23 +15,24 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
 from fogdip.server.db import Database
-from fogdip.server.models import Event
+from fogdip.server.models import ApiToken, Event, Session
 
 CHANNEL = "fogdip_events"
 log = logging.getLogger("fogdip.server")
 
 
 def publish(
-    session: Session,
+    session: DbSession,
     game_id: str,
     kind: str,
     turn: str,
@@ -52,9 +53,29 @@ def publish(
     )
     session.add(event)
     session.flush()
+    session.info["published"] = True  # this process's hub looks at once, after the commit
     bind = session.get_bind()
     if bind.dialect.name == "postgresql":
         session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": str(event.id)})
+
+
+@dataclass(frozen=True)
+class Credential:
+    """How a stream's connection signed in, kept to check again before each event: an API
+    token or a session, by the digest the database keys it with."""
+
+    kind: Literal["token", "session"]
+    digest: str
+
+
+#: What a stream's queue is handed when its credential no longer holds: the stream ends.
+REVOKED: dict[str, Any] = {"type": "revoked"}
+
+
+@dataclass
+class _Listener:
+    power: str | None  # whom it hears for: the game master (None), a power, or observers
+    credential: Credential
 
 
 class Hub:
@@ -62,18 +83,28 @@ class Hub:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        #: By game: each connection's queue, with whom it hears for (``None``: the game
-        #: master, every event; a power; an observer, who is never in an audience).
-        self._streams: dict[str, dict[asyncio.Queue[dict[str, Any]], str | None]] = {}
+        #: By game: each connection's queue, with whom it hears for and its credential.
+        self._streams: dict[str, dict[asyncio.Queue[dict[str, Any]], _Listener]] = {}
         self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._last = 0
+        db.on_commit(self._committed)
+
+    def _committed(self, session: DbSession) -> None:
+        """A transaction of this process committed: look for new events now if it published
+        one (called on the committing thread)."""
+        if session.info.pop("published", False) and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake.set)
 
     @contextlib.contextmanager
-    def stream(self, game_id: str, power: str | None) -> Iterator[asyncio.Queue[dict[str, Any]]]:
+    def stream(
+        self, game_id: str, power: str | None, credential: Credential
+    ) -> Iterator[asyncio.Queue[dict[str, Any]]]:
         """A queue of the game's events for one connection that hears for ``power``
-        (:attr:`fogdip.server.members.Member.listener`), while the block runs."""
+        (:attr:`fogdip.server.members.Member.listener`) while the block runs; it is handed
+        :data:`REVOKED` instead once ``credential`` no longer holds."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
-        self._streams.setdefault(game_id, {})[queue] = power
+        self._streams.setdefault(game_id, {})[queue] = _Listener(power, credential)
         try:
             yield queue
         finally:
@@ -85,6 +116,7 @@ class Hub:
 
     async def run(self) -> None:
         """Feed the streams until cancelled."""
+        self._loop = asyncio.get_running_loop()
         self._last = await run_in_threadpool(self._latest)
         listener = asyncio.create_task(self._listen()) if not self.db.is_sqlite else None
         try:
@@ -93,24 +125,55 @@ class Hub:
                     await asyncio.wait_for(self._wake.wait(), timeout=0.25 if self.db.is_sqlite else 2.0)
                 self._wake.clear()
                 try:
-                    events = await run_in_threadpool(self._since, self._last)
+                    await self._deliver()
                 except Exception:
-                    log.exception("the event hub could not read new events; it tries again")
-                    continue
-                for event in events:
-                    self._last = max(self._last, event["id"])
-                    audience = event["audience"]
-                    for queue, power in list(self._streams.get(event["game"], {}).items()):
-                        if audience is not None and power is not None and power not in audience:
-                            continue  # not for this connection's power: it is not told it happened
-                        if queue.full():
-                            continue  # a stalled connection misses updates; it can always re-read
-                        queue.put_nowait(
-                            {"type": event["kind"], "game": event["game"], "turn": event["turn"], **event["detail"]}
-                        )
+                    log.exception("the event hub could not deliver new events; it tries again")
         finally:
             if listener is not None:
                 listener.cancel()
+
+    async def _deliver(self) -> None:
+        """Hand every new event to the queues it is for, once their credentials are checked
+        again, all in one read."""
+        events = await run_in_threadpool(self._since, self._last)
+        if not events:
+            return
+        deliveries: list[tuple[asyncio.Queue[dict[str, Any]], Credential, dict[str, Any]]] = []
+        for event in events:
+            self._last = max(self._last, event["id"])
+            audience = event["audience"]
+            for queue, listener in list(self._streams.get(event["game"], {}).items()):
+                if audience is not None and listener.power is not None and listener.power not in audience:
+                    continue  # not for this connection's power: it is not told it happened
+                message = {"type": event["kind"], "game": event["game"], "turn": event["turn"], **event["detail"]}
+                deliveries.append((queue, listener.credential, message))
+        if not deliveries:
+            return
+        valid = await run_in_threadpool(self._valid, {credential for _, credential, _ in deliveries})
+        for queue, credential, message in deliveries:
+            if queue.full():
+                continue  # a stalled connection misses updates; it can always re-read
+            queue.put_nowait(message if credential in valid else REVOKED)
+
+    def _valid(self, credentials: set[Credential]) -> set[Credential]:
+        """Those of ``credentials`` that still hold: tokens not revoked, sessions not ended."""
+        tokens = [c.digest for c in credentials if c.kind == "token"]
+        sessions = [c.digest for c in credentials if c.kind == "session"]
+        held: set[Credential] = set()
+        with self.db.lookup() as connection:
+            if tokens:
+                rows = connection.execute(
+                    select(ApiToken.token_hash).where(ApiToken.token_hash.in_(tokens), ApiToken.revoked_at.is_(None))
+                )
+                held.update(Credential("token", digest) for digest in rows.scalars())
+            if sessions:
+                rows = connection.execute(
+                    select(Session.secret_hash).where(
+                        Session.secret_hash.in_(sessions), Session.expires_at > datetime.now(UTC)
+                    )
+                )
+                held.update(Credential("session", digest) for digest in rows.scalars())
+        return held
 
     async def _listen(self) -> None:
         """PostgreSQL's LISTEN: wake the loop as soon as any process commits an event."""

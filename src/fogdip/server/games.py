@@ -189,8 +189,8 @@ def store_new(
         Seat(game_id=row.id, power=power, user_id=None, bot=False, ready=False, draw=False, read=0)
         for power in game.powers
     ]
-    save(row, game, seats)
     with state.db.transaction() as session:
+        save(session, row, game, seats)
         session.add(row)
         session.flush()
         session.add_all(seats)
@@ -201,16 +201,27 @@ def store_new(
 def list_games(state: Server, caller: SignedIn) -> list[GameOut]:
     with state.db.reading() as session:
         mine = select(Seat.game_id).where(Seat.user_id == caller.user_id)
-        rows = session.execute(
-            select(GameRow)
-            .where(or_(GameRow.private.is_(False), GameRow.master_id == caller.user_id, GameRow.id.in_(mine)))
-            .order_by(GameRow.created_at)
-        ).scalars()
-        out = []
-        for row in rows:
-            seats = seats_of(session, row.id)
-            out.append(game_out(row, seats, member_of(session, row, seats, caller)))
-        return out
+        rows = list(
+            session.execute(
+                select(GameRow)
+                .where(or_(GameRow.private.is_(False), GameRow.master_id == caller.user_id, GameRow.id.in_(mine)))
+                .order_by(GameRow.created_at)
+            ).scalars()
+        )
+        # Every listed game's seats, and those the caller watches, in two reads (not two a game).
+        ids = [row.id for row in rows]
+        seats: dict[str, list[Seat]] = {game_id: [] for game_id in ids}
+        for seat in session.execute(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.power)).scalars():
+            seats[seat.game_id].append(seat)
+        watched = set(
+            session.execute(
+                select(Observer.game_id).where(Observer.user_id == caller.user_id, Observer.game_id.in_(ids))
+            ).scalars()
+        )
+        return [
+            game_out(row, seats[row.id], member_of(session, row, seats[row.id], caller, watching=row.id in watched))
+            for row in rows
+        ]
 
 
 @router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats")

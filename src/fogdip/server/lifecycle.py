@@ -85,7 +85,7 @@ def vote_draw(game_id: str, body: DrawIn, state: Server, caller: SignedIn) -> Ga
         mine.draw = body.vote
         if body.vote and all(seat.bot or (seat.user_id is not None and seat.draw) for seat in still_in):
             game.agree_draw(seat.power for seat in still_in)
-            save(row, game, seats)
+            save(session, row, game, seats)
             publish(session, row.id, "phase", game.turn)
         elif changed and row.draw_votes == "open":
             votes = sorted(seat.power for seat in seats if seat.draw and not seat.bot)

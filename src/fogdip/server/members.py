@@ -15,13 +15,13 @@ import json
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.orm import Session
 
 from fogdip.codec.api import DrawVotes, GameOut, ObserverView, OutcomeOut, PressRange, ReadyCount, SeatOut
 from fogdip.server.auth import Caller
 from fogdip.server.errors import forbidden, not_found
-from fogdip.server.models import GameRow, Observer, Seat
+from fogdip.server.models import GameRow, Seat
+from fogdip.server.queries import statements
 from fogdip.server.turns import ready_detail, seats_of
 
 Role = Literal["master", "player", "observer", "none"]
@@ -47,9 +47,12 @@ class Member:
         return self.power if self.role == "player" else OBSERVER
 
 
-def member_of(session: Session, row: GameRow, seats: list[Seat], caller: Caller | None) -> Member:
+def member_of(
+    session: Session, row: GameRow, seats: list[Seat], caller: Caller | None, *, watching: bool | None = None
+) -> Member:
     """The caller's part in the game. A player's seat comes first: someone who set up a game
-    against bots and plays in it sees it as a player."""
+    against bots and plays in it sees it as a player. Whether the caller watches the game is
+    asked of the database unless ``watching`` says."""
     if caller is None:
         return Member("none")
     for seat in seats:
@@ -57,10 +60,9 @@ def member_of(session: Session, row: GameRow, seats: list[Seat], caller: Caller 
             return Member("player", seat.power)
     if row.master_id == caller.user_id:
         return Member("master")
-    watching = session.execute(
-        select(Observer.id).where(Observer.game_id == row.id, Observer.user_id == caller.user_id)
-    ).first()
-    if watching is not None and row.observers != "none":
+    if watching is None:
+        watching = session.execute(statements().watching, {"game": row.id, "user": caller.user_id}).first() is not None
+    if watching and row.observers != "none":
         return Member("observer")
     return Member("none")
 
@@ -72,15 +74,15 @@ def find_game(
     same 404 whether it exists or not if it is private and the caller is no member (nor gives
     its ``invite``). Whether the caller may see it is one query, so that a private game takes
     no longer to refuse than a game that does not exist."""
-    visible: ColumnElement[bool] = GameRow.private.is_(False)
-    if caller is not None:
-        seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == caller.user_id)
-        watching = exists().where(Observer.game_id == GameRow.id, Observer.user_id == caller.user_id)
-        visible = or_(visible, GameRow.master_id == caller.user_id, seated, watching)
+    prepared = statements()
+    # No account (NULL) is the master, a player or an observer of any game: open games only.
+    values: dict[str, object] = {"game": game_id, "user": None if caller is None else caller.user_id}
     if invite is not None:
-        visible = or_(visible, GameRow.invite == invite)
-    query = select(GameRow).where(GameRow.id == game_id, visible)
-    row = session.execute(query.with_for_update() if lock else query).scalar_one_or_none()
+        query = prepared.invited_game_locked if lock else prepared.invited_game
+        values["invite"] = invite
+    else:
+        query = prepared.visible_game_locked if lock else prepared.visible_game
+    row = session.execute(query, values).scalar_one_or_none()
     if row is None:
         raise not_found()
     seats = seats_of(session, game_id)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
@@ -30,13 +29,13 @@ from fogdip.server.errors import ERROR_RESPONSES, bad_request, conflict, forbidd
 from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game
 from fogdip.server.models import GameRow, Message, Seat
+from fogdip.server.queries import ALL, statements
 from fogdip.server.turns import now
 
 router = APIRouter(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
 
 #: Modes whose messages show their sending power; that hide it.
 _SIGNED = frozenset({"white", "public"})
-ALL = "*"
 
 
 def _member(session: Session, game_id: str, caller: Caller) -> tuple[GameRow, list[Seat], Member]:
@@ -65,15 +64,18 @@ def in_range(game: Game, power: str) -> list[str]:
     )
 
 
-def _visible(messages: list[Message], member: Member) -> list[Message]:
-    """The messages the member may read: every one for the game master, those to all for an
-    observer, and a player's own and those sent to it."""
+def _visible(session: Session, game_id: str, member: Member) -> list[Message]:
+    """The messages the member may read, in order: every one for the game master, those to
+    all for an observer, and a player's own and those sent to it (chosen by the database)."""
+    prepared = statements()
     if member.role == "master":
-        return messages
-    if member.role == "observer":
-        return [m for m in messages if m.recipients == ALL]
+        return list(session.execute(prepared.messages_all, {"game": game_id}).scalars())
+    if member.role == "observer" or member.power is None:
+        return list(session.execute(prepared.messages_public, {"game": game_id}).scalars())
+    found = session.execute(prepared.messages_of_power, {"game": game_id, "power": member.power}).scalars()
+    # The database's LIKE matched the power among the recipients; checked exactly here.
     power = member.power
-    return [m for m in messages if m.sender == power or m.recipients == ALL or power in m.recipients.split(",")]
+    return [m for m in found if m.sender == power or m.recipients == ALL or power in m.recipients.split(",")]
 
 
 def _shown(message: Message, index: int, member: Member, press: str) -> MessageOut:
@@ -96,10 +98,6 @@ def _shown(message: Message, index: int, member: Member, press: str) -> MessageO
     return MessageOut(
         index=index, turn=message.turn, to=to, sender=sender, yours=message.sender == power, body=message.body
     )
-
-
-def _all(session: Session, game_id: str) -> list[Message]:
-    return list(session.execute(select(Message).where(Message.game_id == game_id).order_by(Message.id)).scalars())
 
 
 @router.post("/{game_id}/messages", status_code=201, response_model=MessageOut, summary="Send a message")
@@ -162,7 +160,7 @@ def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> Mess
         session.flush()
         audience = None if recipients == ALL else [power, *recipients.split(",")]
         publish(session, game_id, "message", message.turn, audience)
-        mine = _visible(_all(session, game_id), member)
+        mine = _visible(session, game_id, member)
         return _shown(message, len(mine), member, press)
 
 
@@ -175,7 +173,7 @@ def read_messages(
 ) -> MessagesOut:
     with state.db.reading() as session:
         row, seats, member = _member(session, game_id, caller)
-        mine = _visible(_all(session, game_id), member)
+        mine = _visible(session, game_id, member)
         seat = next((s for s in seats if s.power == member.power), None)
         read = seat.read if seat is not None else len(mine)
         shown = [_shown(m, i, member, row.press) for i, m in enumerate(mine, 1) if i > since]
@@ -189,6 +187,6 @@ def mark_read(game_id: str, body: ReadIn, state: Server, caller: SignedIn) -> Me
         seat = next((s for s in seats if s.power == member.power), None)
         if seat is None:
             raise forbidden("only players keep count of what they have read")
-        total = len(_visible(_all(session, game_id), member))
+        total = len(_visible(session, game_id, member))
         seat.read = max(seat.read, min(body.up_to, total))
         return MessagesOut(messages=[], unread=total - seat.read)

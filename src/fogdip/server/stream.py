@@ -20,8 +20,9 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from fogdip.server.auth import Caller, caller_from
+from fogdip.server.auth import Caller, caller_from, credential_of
 from fogdip.server.errors import ApiError
+from fogdip.server.events import REVOKED
 from fogdip.server.members import member_of
 from fogdip.server.models import GameRow
 from fogdip.server.state import ServerState
@@ -54,9 +55,9 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
         return
     hello, listener = greeting
     await websocket.accept()
-    with state.hub.stream(game_id, listener) as queue:
+    with state.hub.stream(game_id, listener, credential_of(websocket.headers, websocket.cookies)) as queue:
         await websocket.send_json(hello)
-        sender = asyncio.create_task(_forward(websocket, queue, state))
+        sender = asyncio.create_task(_forward(websocket, queue))
         try:
             while True:  # the client may ping; anything it sends is otherwise ignored
                 await websocket.receive_text()
@@ -68,16 +69,12 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
                 await sender
 
 
-async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]], state: ServerState) -> None:
-    """Send each event, once the connection's credential is checked again: a stream ends when
-    its token is revoked or its session ends, at the next event."""
+async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    """Send each event; the hub checks the connection's credential again before each one, so
+    a stream ends when its token is revoked or its session ends, at the next event."""
     while True:
         event = await queue.get()
-        try:
-            still = await run_in_threadpool(caller_from, websocket.headers, websocket.cookies, "GET", state)
-        except ApiError:
-            still = None
-        if still is None:
+        if event is REVOKED:
             await websocket.close(code=_UNAUTHORIZED, reason="the token was revoked, or the session ended")
             return
         await websocket.send_json(event)

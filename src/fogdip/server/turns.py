@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, select
 from sqlalchemy.orm import Session
 
 from fogdip.bots.seen_bot import bot_lines
@@ -21,9 +21,11 @@ from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.codec.observations import observation_from_json
 from fogdip.engine.units import Phase
 from fogdip.game import Game
+from fogdip.server.db import Database
 from fogdip.server.errors import ApiError
 from fogdip.server.events import publish
 from fogdip.server.models import GameRow, Seat
+from fogdip.server.queries import statements
 
 log = logging.getLogger("fogdip.server")
 
@@ -61,13 +63,18 @@ class GameCache:
     version, so a game any process changed is read afresh. A process-local cache of what the
     database holds, never state another process needs.
 
+    A game saved by this process is kept as it commits: the first request to read it after
+    a turn takes no longer than the next, so how long a read takes never tells whether someone
+    else has read the game since.
+
     A game given by :meth:`reading` shares its turns, reports and knowledge with every
     request of the process: it may be filed into (its orders are its own), never played."""
 
-    def __init__(self, size: int = 128) -> None:
+    def __init__(self, db: Database, size: int = 128) -> None:
         self.size = size
         self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._lock = threading.Lock()
+        db.on_commit(self._committed)
 
     def reading(self, session: Session, row: GameRow, seats: Sequence[Seat]) -> Game:
         """The game as it stands, its filed orders from ``seats``, to read (or file into)."""
@@ -84,11 +91,7 @@ class GameCache:
             except (GameFileError, ValueError) as exc:
                 raise _damaged(row.id, exc) from None
             kept = (version, game)
-            with self._lock:
-                self._games[row.id] = kept
-                self._games.move_to_end(row.id)
-                while len(self._games) > self.size:
-                    self._games.popitem(last=False)
+            self._keep(row.id, version, game)
         shared = kept[1]
         return Game(dataclasses.replace(shared.record, filed=filed_on(seats)), shared.name)
 
@@ -100,11 +103,32 @@ class GameCache:
         game.record.filed = filed_on(seats)
         return game
 
+    def _keep(self, game_id: str, version: int, game: Game) -> None:
+        with self._lock:
+            kept = self._games.get(game_id)
+            if kept is not None and kept[0] > version:
+                return  # a newer one is kept already
+            self._games[game_id] = (version, game)
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
 
-def save(row: GameRow, game: Game, seats: Sequence[Seat]) -> None:
+    def _committed(self, session: Session) -> None:
+        """Keep each game the committed transaction saved (:func:`save` lists them)."""
+        for game_id, version, game in session.info.pop(_SAVED, ()):
+            self._keep(game_id, version, game)
+
+
+#: Where :func:`save` lists, in the session's ``info``, the games its transaction saved.
+_SAVED = "fogdip.saved"
+
+
+def save(session: Session, row: GameRow, game: Game, seats: Sequence[Seat]) -> None:
     """Keep the game in its row (its filed orders on ``seats``), with the copies of its turn,
-    variant and outcome that lists and pages read instead of the record."""
-    row.record = json.dumps(game_to_json(dataclasses.replace(game.record, filed={})), separators=(",", ":"))
+    variant and outcome that lists and pages read instead of the record. Once the transaction
+    commits, the game is kept read (:class:`GameCache`): the caller must change it no more."""
+    stored = dataclasses.replace(game.record, filed={})
+    row.record = json.dumps(game_to_json(stored), separators=(",", ":"))
     for seat in seats:
         lines = game.record.filed.get(seat.power)
         seat.filed = None if lines is None else json.dumps(lines)
@@ -120,10 +144,11 @@ def save(row: GameRow, game: Game, seats: Sequence[Seat]) -> None:
     if game.position.completed:
         row.status = "finished"
         row.deadline_at = None
+    session.info.setdefault(_SAVED, []).append((row.id, row.version, Game(stored, f"game {row.id}")))
 
 
 def seats_of(session: Session, game_id: str) -> list[Seat]:
-    return list(session.execute(select(Seat).where(Seat.game_id == game_id).order_by(Seat.power)).scalars())
+    return list(session.execute(statements().seats, {"game": game_id}).scalars())
 
 
 def play_turn(session: Session, row: GameRow, game: Game, seats: Sequence[Seat]) -> str:
@@ -140,7 +165,7 @@ def play_turn(session: Session, row: GameRow, game: Game, seats: Sequence[Seat])
             if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
                 game.file(seat.power, lines, partial=True)
     played = game.adjudicate()
-    save(row, game, seats)
+    save(session, row, game, seats)
     schedule(row)
     for seat in seats:
         seat.ready = False
@@ -183,12 +208,21 @@ def publish_deadline(session: Session, row: GameRow) -> None:
     publish(session, row.id, "deadline", row.turn, detail={"deadline": when})
 
 
+def _is_due(moment: datetime) -> ColumnElement[bool]:
+    return and_(GameRow.status == "active", GameRow.deadline_at.is_not(None), GameRow.deadline_at <= moment)
+
+
+def any_due(session: Session, moment: datetime) -> bool:
+    """Whether any game's deadline has passed (a read: no lock is taken)."""
+    return session.execute(select(GameRow.id).where(_is_due(moment)).limit(1)).first() is not None
+
+
 def due_games(session: Session, moment: datetime, limit: int = 10) -> list[GameRow]:
     """Active games whose deadline has passed, locked for this transaction; rows another
     process holds are skipped (it is adjudicating them)."""
     query = (
         select(GameRow)
-        .where(GameRow.status == "active", GameRow.deadline_at.is_not(None), GameRow.deadline_at <= moment)
+        .where(_is_due(moment))
         .order_by(GameRow.deadline_at)
         .limit(limit)
         .with_for_update(skip_locked=True)
