@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import heapq
 import itertools
 import json
@@ -117,6 +118,10 @@ class Server:
         """User and system CPU time the process has used so far."""
         return _proc_cpu(self.process.pid)
 
+    def memory_mb(self) -> float:
+        """The process's resident memory at its highest so far, in MB."""
+        return _proc_memory(self.process.pid)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
@@ -134,6 +139,37 @@ def _proc_cpu(pid: int) -> float:
         return 0.0
     # After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_memory(pid: int) -> float:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return int(fields.get("VmHWM", "0 kB").split()[0]) / 1024
+
+
+@contextmanager
+def _collector_held() -> Iterator[None]:
+    """The bench's own garbage collector kept from full passes while it measures.
+
+    A full pass over the bench's objects (hundreds of clients and streams, every latency
+    recorded) stops all its threads for a fifth of a second or more, and each request waiting
+    for its answer then would be counted late by that much: the bench's pause, not the
+    server's. What exists at the start is frozen and only young objects are collected during
+    the run (the quick passes that free most garbage); a full pass follows it.
+    """
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(thresholds[0], thresholds[1], 1_000_000_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        gc.collect()
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -690,12 +726,14 @@ def _run(config: Config, args: argparse.Namespace, servers: list[Server], databa
     profilers = _profile(servers, args.profile, config) if args.profile else []
     scheduler = Scheduler(args.workers, recorder)
     load = Load(plan, variant, recorder, scheduler, args.seed)
-    load.start(runs)
-    scheduler.wait()
+    with _collector_held():
+        load.start(runs)
+        scheduler.wait()
     wall = time.perf_counter() - wall_start
     bench_cpu = time.process_time() - bench_before
     busy_after = _machine_busy()
     server_cpu = [server.cpu_seconds() - before for server, before in zip(servers, cpu_before, strict=True)]
+    server_memory = [server.memory_mb() for server in servers]
     pg_cpu = (_postgres_cpu(database) - pg_before) if database else 0.0
     for profiler in profilers:
         profiler.send_signal(signal.SIGINT)
@@ -760,6 +798,8 @@ def _run(config: Config, args: argparse.Namespace, servers: list[Server], databa
         },
         "errors": [vars(failure) for failure in recorder.failures],
         "server_cpu": server_cpu,
+        "server_memory_mb": server_memory,
+        "bench_memory_mb": _proc_memory(os.getpid()),
         "postgres_cpu": pg_cpu,
         "bench_cpu": bench_cpu,
         "machine_busy": (busy_after[0] - busy_before[0]) / max(busy_after[1] - busy_before[1], 1.0),
@@ -839,7 +879,9 @@ def print_result(result: dict[str, Any]) -> None:
         f"{result['start_lag_max']:.1f} ms; CPU: server {' + '.join(f'{c:.1f}' for c in result['server_cpu'])} s"
         + (f", PostgreSQL {result['postgres_cpu']:.1f} s" if result["database"] == "postgresql" else "")
         + f", bench {result['bench_cpu']:.1f} s over {result['wall_seconds']:.1f} s; machine "
-        f"{result['machine_busy'] * 100:.0f}% busy, of which {result['other_cpu']:.1f} CPU s by other work"
+        f"{result['machine_busy'] * 100:.0f}% busy, of which {result['other_cpu']:.1f} CPU s by other work; "
+        f"server memory at its highest {' + '.join(f'{m:.0f}' for m in result['server_memory_mb'])} MB, "
+        f"bench {result['bench_memory_mb']:.0f} MB"
     )
     if result["lobby_probe"]:
         probe = result["lobby_probe"]
@@ -889,10 +931,10 @@ def main(argv: list[str] | None = None) -> int:
         "--duration", type=float, default=None, help="seconds: start new rounds until then (instead of --rounds)"
     )
     parser.add_argument(
-        "--think", type=float, default=5.0, help="mean seconds between one player's requests (default 5)"
+        "--think", type=float, default=10.0, help="mean seconds between one player's requests (default 10)"
     )
     parser.add_argument(
-        "--spread", type=float, default=5.0, help="seconds over which a round's players start (default 5)"
+        "--spread", type=float, default=10.0, help="seconds over which a round's players start (default 10)"
     )
     parser.add_argument(
         "--gap", type=float, default=1.0, help="seconds from a turn's adjudication to its next round (default 1)"

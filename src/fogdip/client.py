@@ -50,7 +50,10 @@ class FogdipClient:
     def __init__(self, base_url: str, token: str | None = None, *, timeout: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
+        # Idle connections are kept a minute (the server keeps them longer): a player or a bot
+        # that thinks between requests reuses its connection instead of opening another.
+        limits = httpx.Limits(keepalive_expiry=60.0)
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout, limits=limits)
         self._csrf: str | None = None
 
     def __enter__(self) -> FogdipClient:
@@ -193,6 +196,11 @@ class FogdipClient:
 
     def seat_bots(self, game_id: str, powers: list[str] | None = None) -> GameOut:
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/bots", json={"powers": powers}))
+
+    def swap_seats(self, game_id: str, first: str, second: str) -> GameOut:
+        """Swap two seats' players (or the bot) before the start (game master)."""
+        body = {"powers": [first, second]}
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/swap", json=body))
 
     def start(self, game_id: str) -> GameOut:
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/start"))

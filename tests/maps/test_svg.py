@@ -253,3 +253,19 @@ def test_the_end_of_game_map_shows_everything_where_the_variant_reveals_it() -> 
     assert {u.location for u in england.units} == {u.location for u in game.position.state.units.values()}
     # the maps of earlier turns stay as England saw them then
     assert power_scene_of(game, "ENGLAND", "S1901M").fog
+
+
+def test_the_shared_painter_keeps_no_viewer_s_fog() -> None:
+    """The painter serves every game and viewer of a process: a fog drawn for one must leave
+    no trace in it (whether a fog were drawn already would tell, by the time it takes, where
+    someone else's units stood). A viewer's own outlines are kept where the caller says."""
+    game = Game.create("fog-of-war")
+    paint = painter("standard")
+    before = {name: repr(value) for name, value in vars(paint).items()}
+    mine: dict[frozenset[str], str] = {}
+    scene = power_scene_of(game, "FRANCE")
+    first = render_svg(scene, drawn=mine)
+    render_svg(power_scene_of(game, "GERMANY"))
+    assert {name: repr(value) for name, value in vars(paint).items()} == before
+    assert list(mine) == [scene.fog]
+    assert render_svg(scene, drawn=mine) == first == render_svg(scene)

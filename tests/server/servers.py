@@ -166,6 +166,18 @@ def account(server: ServerProcess, name: str) -> FogdipClient:
     return client
 
 
+def take_seat(player: FogdipClient, master: FogdipClient, game_id: str, power: str, invite: str | None) -> None:
+    """Seat ``player`` on ``power``: by name, or in a gunboat game (where nobody chooses a
+    power) by joining and the game master swapping the seat drawn for the one wanted."""
+    if master.game(game_id).press != "gunboat":
+        player.join(game_id, power, invite=invite)
+        return
+    drawn = player.join(game_id, invite=invite).power
+    assert drawn is not None
+    if drawn != power:
+        master.swap_seats(game_id, drawn, power)
+
+
 def failure(call: object, *args: object, **kwargs: object) -> ApiFailure:
     """The error answer ``call`` gets (it must get one)."""
     with pytest.raises(ApiFailure) as caught:

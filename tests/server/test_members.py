@@ -14,7 +14,7 @@ from fogdip.client import FogdipClient
 from fogdip.codec.observations import observation_from_json
 from fogdip.game import Game
 
-from servers import PASSWORD, ServerProcess, account, failure
+from servers import PASSWORD, ServerProcess, account, failure, take_seat
 
 
 def seated(
@@ -111,7 +111,15 @@ def test_secret_draw_votes_tell_only_the_result(server: ServerProcess) -> None:
     assert ended.outcome.powers == sorted(s.power for s in ended.seats)  # every power is still in
     assert germany.view(game_id)["revealed_history"] == []
     assert failure(germany.vote_draw, game_id).status == 409
-    assert failure(master.vote_draw, game_id).status == 403
+    # the game master votes for the bot's seats, in a game under way only
+    assert failure(master.vote_draw, game_id).status == 409
+    # and, in a game without the bot, for nobody
+    other_master = account(server, "master2")
+    game = other_master.create_game("standard", private=False)
+    for seat in game.seats:
+        account(server, f"{seat.power.lower()}2").join(game.id, seat.power)
+    other_master.start(game.id)
+    assert failure(other_master.vote_draw, game.id).status == 403
 
 
 def test_open_draw_votes_are_shown_and_streamed(server: ServerProcess) -> None:
@@ -202,10 +210,12 @@ def test_gunboat_settings_that_would_tell_the_bot_from_a_player_are_refused(serv
     assert failure(master.create_game, "standard", press="gunboat", draw_votes="open").code == "bad-votes"
     # and the players of a gunboat game are not told which seats the bot plays
     player = account(server, "player")
-    player.join(game.id, "FRANCE", invite=game.invite)
+    take_seat(player, master, game.id, "FRANCE", game.invite)
     master.seat_bots(game.id, ["ENGLAND"])
     seats = {seat.power: seat for seat in player.game(game.id).seats}
-    assert seats["ENGLAND"].taken and not seats["ENGLAND"].bot
+    # nor which seats are taken: they fill as people join and the bot is seated
+    assert (seats["ENGLAND"].taken, seats["ENGLAND"].bot) == (None, False)
+    assert (seats["FRANCE"].taken, seats["FRANCE"].yours) == (True, True)
     assert {seat.power: seat.bot for seat in master.game(game.id).seats}["ENGLAND"]
 
 

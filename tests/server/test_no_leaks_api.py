@@ -32,7 +32,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from fogdip.client import FogdipClient
 
-from servers import PASSWORD, ServerProcess, start_server
+from servers import PASSWORD, ServerProcess, start_server, take_seat
 
 #: The accounts of every world, by part: the same accounts play alike in both worlds. Their
 #: names are unlike anything a game holds, so that finding one in an answer is a finding.
@@ -149,7 +149,7 @@ class World:
         self.id, self.invite = game.id, game.invite
         self.players = {power: env.accounts[key] for power, key in players.items()}
         for power, account in self.players.items():
-            account.client.join(self.id, power, invite=self.invite)
+            take_seat(account.client, master, self.id, power, self.invite)
         if bots:
             master.seat_bots(self.id, list(bots))
         env.accounts["watcher"].client.observe(self.id, invite=self.invite)

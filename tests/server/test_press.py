@@ -11,7 +11,7 @@ from test_stream import next_message, open_stream
 
 from fogdip.client import ApiFailure, FogdipClient
 
-from servers import ServerProcess
+from servers import ServerProcess, take_seat
 
 PASSWORD = "correct horse battery"
 
@@ -27,7 +27,7 @@ def game_of_three(server: ServerProcess, press: str) -> tuple[str, dict[str, Fog
         client = FogdipClient(server.url)
         client.sign_up(power.lower(), PASSWORD)
         client.sign_in(power.lower(), PASSWORD)
-        client.join(game.id, power, invite=game.invite)
+        take_seat(client, master, game.id, power, game.invite)
         players[power] = client
     return game.id, players, master
 

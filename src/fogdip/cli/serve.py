@@ -64,12 +64,19 @@ def serve(
     log_as_json(settings.log_level)
     # An idle connection is kept longer than clients keep theirs (httpx: 5 s; a reverse proxy's
     # pool: 60 s), so that the server never closes one just as a client sends on it.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level, timeout_keep_alive=75)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level, timeout_keep_alive=75, ws=WS)
+
+
+#: uvicorn's WebSocket protocol: the sans-I/O implementation keeps each open stream to a few
+#: objects (the default keeps a few dozen coroutines and tasks for each, which the garbage
+#: collector must walk again and again with hundreds of streams open).
+WS = "websockets-sansio"
 
 
 def log_as_json(level: str) -> None:
-    """fogdip's own log (``fogdip.*``) as one JSON object per line on standard error. It never
-    holds a hidden fact: only ids, turns and counts (see docs/server.md)."""
+    """fogdip's own log (``fogdip.*``) as one JSON object per line on standard error. Up to
+    warnings it never holds a hidden fact, only ids, turns and counts; an error, for the admin
+    alone, may say why a stored game cannot be read, naming its units (see docs/server.md)."""
     import json
     import logging
 

@@ -101,7 +101,9 @@ class GameIn(BaseModel):
 
 class SeatOut(BaseModel):
     power: str
-    taken: bool
+    taken: bool | None = Field(
+        description="someone (or the bot) plays it; not told to players of a gunboat game, but of their own seat"
+    )
     bot: bool = Field(description="the built-in bot plays it (not shown to players in gunboat games)")
     yours: bool
     ready: bool | None = Field(default=None, description="whether your orders are marked ready (your seat only)")
@@ -171,8 +173,16 @@ class ObserveIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    power: str | None = Field(default=None, description="the power to play; none: a random free one")
+    power: str | None = Field(
+        default=None, description="the power to play; none: a random free one (always so in a gunboat game)"
+    )
     invite: str | None = Field(default=None, description="the invitation secret of a private game")
+
+
+class SwapIn(BaseModel):
+    powers: list[str] = Field(
+        min_length=2, max_length=2, description="two powers whose seats change hands (their players, or the bot)"
+    )
 
 
 class BotsIn(BaseModel):

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
@@ -49,25 +49,32 @@ class Painter:
     board: str = field(repr=False)
     names: str = field(repr=False)
 
-    #: The fog's outline by the set of provinces fogged: a function of that set alone, drawn
-    #: once for each (a server draws the same few fogs again and again). Bounded.
-    fog_paths: dict[frozenset[str], str] = field(default_factory=dict, repr=False)
-
     def point(self, location: str) -> Point:
         """The unit anchor of ``location`` (a province or coast), in SVG units."""
         x, y = self.geometry.anchors[location]
         return (x * self.scale, y * self.scale)
 
-    def fog_path(self, fog: frozenset[str]) -> str:
-        """The outline of the provinces of ``fog`` (those this map has), as a path's data."""
-        path = self.fog_paths.get(fog)
+    def fog_path(self, fog: frozenset[str], drawn: FogOutlines | None = None) -> str:
+        """The outline of the provinces of ``fog`` (those this map has), as a path's data;
+        kept in ``drawn``, if given, by the set.
+
+        The painter keeps none itself: it serves every game and every viewer of a process,
+        and a fog is the viewer's own (where its units stand), so whether a fog were drawn
+        already would tell, by the time it takes, whether someone else's units stood so.
+        Whoever keeps ``drawn`` scopes it to one viewer (the server: one power in one game)."""
+        path = drawn.get(fog) if drawn is not None else None
         if path is None:
             fogged = [province for province in fog if province in self.geometry.regions]
             path = _rings_path(self.geometry.outline(fogged), self.scale) if fogged else ""
-            if len(self.fog_paths) >= 4096:
-                self.fog_paths.clear()
-            self.fog_paths[fog] = path
+            if drawn is not None:
+                if len(drawn) >= 64:
+                    drawn.clear()
+                drawn[fog] = path
         return path
+
+
+#: Fog outlines by the set of provinces fogged, kept for one viewer (:meth:`Painter.fog_path`).
+FogOutlines = MutableMapping[frozenset[str], str]
 
 
 @cache
@@ -86,10 +93,12 @@ def painter(map_name: str) -> Painter:
     )
 
 
-def render_svg(scene: Scene, *, crop: bool = False) -> str:
+def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = None) -> str:
     """The SVG document of ``scene``. With ``crop``, the map shows only the part of the board
     the viewer knows (what it sees, its ghosts, the places its orders name), enlarged to the
-    full width: on a phone's screen its names and units read without zooming."""
+    full width: on a phone's screen its names and units read without zooming. ``drawn``: the
+    viewer's fog outlines drawn before (:meth:`Painter.fog_path`), kept by the caller for that
+    viewer alone."""
     paint = painter(scene.map)
     legend = _Legend(scene)
     box = _known_box(paint, scene) if crop else (0.0, 0.0, WIDTH, paint.height)
@@ -106,7 +115,7 @@ def render_svg(scene: Scene, *, crop: bool = False) -> str:
         out.append(
             f'<svg x="0" y="0" width="{WIDTH:.0f}" height="{map_height:.1f}" viewBox="{x:.1f} {y:.1f} {w:.1f} {h:.1f}">'
         )
-    out.extend([paint.board, _fog(paint, scene.fog), paint.names, _centres(paint, scene)])
+    out.extend([paint.board, _fog(paint, scene.fog, drawn), paint.names, _centres(paint, scene)])
     arrows = _Arrows(paint, scene)
     for order in scene.orders:
         arrows.draw(order)
@@ -279,9 +288,9 @@ _DEFS = (
 # -- what the scene adds --------------------------------------------------------------------
 
 
-def _fog(paint: Painter, fog: frozenset[str]) -> str:
+def _fog(paint: Painter, fog: frozenset[str], drawn: FogOutlines | None) -> str:
     """The fog over the provinces not seen, as one outline of them all."""
-    path = paint.fog_path(fog)
+    path = paint.fog_path(fog, drawn)
     return f'<path d="{path}" fill="url(#fog)" fill-rule="evenodd"/>' if path else ""
 
 

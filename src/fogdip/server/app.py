@@ -7,7 +7,6 @@ logic: every game action is the game service's.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 import time
@@ -31,6 +30,7 @@ from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
 from fogdip.server.events import Hub
+from fogdip.server.memory import collect_garbage, take_over
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 from fogdip.server.turns import GameCache
@@ -50,16 +50,17 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
             database.upgrade()
         # Sync routes run on the event loop's default thread pool (anyio's): sized here.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
-        # What the process made to start (modules, schemas, the maps) lives as long as it does:
-        # kept out of the garbage collector's full passes, which would otherwise walk it all
-        # again and again, stopping every request for a fifth of a second each time.
-        gc.collect()
-        gc.freeze()
+        collector = None
+        if settings.gc_every > 0:
+            take_over()
+            collector = asyncio.create_task(collect_garbage(settings.gc_every))
         keeper = asyncio.create_task(keep_deadlines(database, settings.deadline_check))
         feeder = asyncio.create_task(hub.run())
         yield
         keeper.cancel()
         feeder.cancel()
+        if collector is not None:
+            collector.cancel()
         database.dispose()
 
     app = FastAPI(

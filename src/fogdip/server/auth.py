@@ -100,11 +100,10 @@ def credential_of(headers: Mapping[str, str], cookies: Mapping[str, str]) -> Cre
     return Credential("session", token_digest(cookies.get(COOKIE, "")))
 
 
-def optional_caller(request: Request, state: Annotated[ServerState, Depends(server)]) -> Caller | None:
-    return caller_of(request, state)
-
-
-async def signed_in(caller: Annotated[Caller | None, Depends(optional_caller)]) -> Caller:
+def signed_in(request: Request) -> Caller:
+    """Who is asking, or 401 (a FastAPI dependency: one, so that a request costs one hop to
+    a worker thread for it)."""
+    caller = caller_of(request, request.app.state.fogdip)
     if caller is None:
         raise unauthorized()
     return caller

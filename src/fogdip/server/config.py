@@ -43,10 +43,15 @@ class Settings:
     #: Few: Python runs one thread at a time, and every thread more that waits for its turn
     #: stretches the transaction of the one holding a lock.
     threads: int = 8
+    #: Seconds between the garbage collector's full passes, made by the server itself
+    #: (``fogdip.server.memory``); 0: Python's own schedule.
+    gc_every: float = 300.0
 
     def __post_init__(self) -> None:
         if self.threads < 1:
             raise ValueError(f"FOGDIP_THREADS must be at least 1, not {self.threads}")
+        if not self.gc_every >= 0:
+            raise ValueError(f"FOGDIP_GC_EVERY must be 0 (Python's own schedule) or more seconds, not {self.gc_every}")
 
     @property
     def database_url(self) -> str:
@@ -60,7 +65,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
         ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES``,
-        ``FOGDIP_DEADLINE_CHECK`` and ``FOGDIP_THREADS``."""
+        ``FOGDIP_DEADLINE_CHECK``, ``FOGDIP_THREADS`` and ``FOGDIP_GC_EVERY``."""
         env = os.environ if env is None else env
         settings = cls(Path(env["FOGDIP_DATA"]) if env.get("FOGDIP_DATA") else default_data_dir())
         return settings.with_overrides(
@@ -73,6 +78,7 @@ class Settings:
             secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
             deadline_check=float(env["FOGDIP_DEADLINE_CHECK"]) if env.get("FOGDIP_DEADLINE_CHECK") else None,
             threads=_int(env, "FOGDIP_THREADS"),
+            gc_every=float(env["FOGDIP_GC_EVERY"]) if env.get("FOGDIP_GC_EVERY") else None,
         )
 
     def with_overrides(self, **values: object) -> Settings:

@@ -30,6 +30,7 @@ from fogdip.codec.api import (
     OrdersIn,
     OrdersOut,
     ReadyIn,
+    SwapIn,
     TurnOut,
 )
 from fogdip.codec.gamefiles import GameFileError
@@ -41,7 +42,16 @@ from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, forbidden
 from fogdip.server.events import publish
-from fogdip.server.members import Member, find_game, game_out, master_game, member_of, player_game, sees_board
+from fogdip.server.members import (
+    Member,
+    bots_hidden,
+    find_game,
+    game_out,
+    master_game,
+    member_of,
+    player_game,
+    sees_board,
+)
 from fogdip.server.models import GameRow, Observer, Seat
 from fogdip.server.security import new_secret
 from fogdip.server.state import ServerState
@@ -245,6 +255,11 @@ def join_game(game_id: str, body: JoinIn, state: Server, caller: SignedIn) -> Ga
             if not free:
                 raise conflict("every seat is taken")
             seat: Seat = random.SystemRandom().choice(free)
+        elif row.press == "gunboat":
+            # Which seats are free would tell, as they fill, who took which power.
+            raise bad_request(
+                "in a gunboat game nobody chooses a power: join without one and you are given a free power at random"
+            )
         else:
             wanted = body.power.strip().upper()
             named = next((s for s in seats if s.power == wanted), None)
@@ -308,6 +323,29 @@ def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> Ga
         for seat in seats:
             if seat.user_id is None and (wanted is None or seat.power in wanted):
                 seat.bot = True
+        return game_out(row, seats, Member("master"))
+
+
+@router.post(
+    "/{game_id}/swap",
+    response_model=GameOut,
+    summary="Swap two seats' players (or the bot) before the start (game master): powers drawn as you choose",
+)
+def swap_seats(game_id: str, body: SwapIn, state: Server, caller: SignedIn) -> GameOut:
+    """In a gunboat game nobody chooses a power (``join``); a game master who draws the powers
+    another way (a tournament's draw, say) seats each player with this."""
+    with state.db.transaction() as session:
+        row, seats = master_game(session, game_id, caller, lock=True)
+        if row.status != "forming":
+            raise conflict(f"the game is {row.status}: seats are swapped before it starts")
+        named = [power.strip().upper() for power in body.powers]
+        by_power = {seat.power: seat for seat in seats}
+        unknown = [power for power in named if power not in by_power]
+        if unknown or named[0] == named[1]:
+            raise bad_request(f"name two different powers of this game: {', '.join(by_power)}")
+        first, second = by_power[named[0]], by_power[named[1]]
+        first.user_id, second.user_id = second.user_id, first.user_id
+        first.bot, second.bot = second.bot, first.bot
         return game_out(row, seats, Member("master"))
 
 
@@ -375,6 +413,7 @@ def map_svg(
     with state.db.reading() as session:
         row, seats, member = find_game(session, game_id, caller)
         game = state.games.reading(session, row, seats)
+    viewer = member.power if member.role == "player" and member.power is not None else member.role
     try:
         if member.role == "player" and member.power is not None:
             scene = power_scene_of(game, member.power, phase)
@@ -384,7 +423,7 @@ def map_svg(
             raise forbidden(_NO_BOARD if member.role == "observer" else "you play no power in this game")
     except FogdipError as exc:
         raise bad_request(str(exc), "bad-phase") from None
-    return Response(render_svg(scene, crop=crop), media_type="image/svg+xml")
+    return Response(render_svg(scene, crop=crop, drawn=state.games.drawn(row, viewer)), media_type="image/svg+xml")
 
 
 @router.put(
@@ -440,8 +479,10 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
         mine = next(seat for seat in seats if seat.power == power)
         changed = mine.ready != body.ready
         mine.ready = body.ready
-        if body.ready and all(seat.bot or (seat.user_id is not None and seat.ready) for seat in seats):
-            # Every seat is ready (an empty one waits for the game master, or the deadline).
+        bots_ready = not bots_hidden(row, seats)
+        if body.ready and all((seat.bot and bots_ready) or (seat.user_id is not None and seat.ready) for seat in seats):
+            # Every seat is ready (an empty one waits for the game master, or the deadline; so
+            # does the bot's in a gunboat game, where nobody may tell its seats).
             turn: str | None = play_turn(session, row, GameCache.changing(row, seats), seats)
         else:
             turn = None

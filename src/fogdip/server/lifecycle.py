@@ -4,8 +4,10 @@ players end it early by a unanimous vote for a draw.
 Draw votes are ``open`` (every member sees which powers vote for one) or ``secret`` (each
 player sees only its own vote; everyone is told the result). A game whose variant hides
 things is secret by default. Every power still in the game must vote for the draw; a bot's
-seat goes with the players, and an empty seat never votes. A vote stands until its player
-takes it back, across turns.
+seat goes with the players, and an empty seat never votes. In a gunboat game (which nobody
+may tell the bot's seats in) the bot votes only as the game master casts its votes (the same
+call, by the game master): counted for every draw, a player's lone vote ending the game would
+tell it that every other seat is the bot's. A vote stands until it is taken back, across turns.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from fastapi import APIRouter
 
 from fogdip.codec.api import DrawIn, ExtendIn, GameOut
 from fogdip.server.auth import Server, SignedIn
-from fogdip.server.errors import ERROR_RESPONSES, conflict
+from fogdip.server.errors import ERROR_RESPONSES, conflict, forbidden
 from fogdip.server.events import publish
-from fogdip.server.members import Member, game_out, master_game, player_game
+from fogdip.server.members import Member, bots_hidden, find_game, game_out, master_game
 from fogdip.server.turns import GameCache, now, publish_deadline, save, schedule
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
@@ -72,22 +74,33 @@ def extend(game_id: str, body: ExtendIn, state: Server, caller: SignedIn) -> Gam
 )
 def vote_draw(game_id: str, body: DrawIn, state: Server, caller: SignedIn) -> GameOut:
     with state.db.transaction() as session:
-        row, seats, power = player_game(session, game_id, caller, "only a player votes for a draw")
+        row, seats, member = find_game(session, game_id, caller, lock=True)
+        if member.role == "player":
+            voting = [seat for seat in seats if seat.power == member.power]
+        elif member.role == "master" and any(seat.bot for seat in seats):
+            voting = [seat for seat in seats if seat.bot]  # the game master votes for the bot
+        else:
+            raise forbidden("only a player votes for a draw (and the game master, for the bot's seats)")
         if row.status not in ("active", "paused"):
             raise conflict(f"the game is {row.status}: draws are voted in a game under way")
         game = GameCache.changing(row, seats)
         position = game.position
         still_in = [seat for seat in seats if position.setup_pending or not position.state.is_eliminated(seat.power)]
-        mine = next(seat for seat in seats if seat.power == power)
-        if mine not in still_in:
+        if member.role == "player" and voting[0] not in still_in:
             raise conflict("your power is out of the game: the powers still in it vote")
-        changed = mine.draw != body.vote
-        mine.draw = body.vote
-        if body.vote and all(seat.bot or (seat.user_id is not None and seat.draw) for seat in still_in):
+        changed = any(seat.draw != body.vote for seat in voting)
+        for seat in voting:
+            seat.draw = body.vote
+        # The bot goes with the players, unless nobody may tell its seats (gunboat): then it
+        # votes as the game master casts its votes.
+        bots_agree = not bots_hidden(row, seats)
+        if body.vote and all(
+            (seat.bot and (bots_agree or seat.draw)) or (seat.user_id is not None and seat.draw) for seat in still_in
+        ):
             game.agree_draw(seat.power for seat in still_in)
             save(session, row, game, seats)
             publish(session, row.id, "phase", game.turn)
-        elif changed and row.draw_votes == "open":
+        elif changed and row.draw_votes == "open" and member.role == "player":
             votes = sorted(seat.power for seat in seats if seat.draw and not seat.bot)
             publish(session, row.id, "votes", game.turn, detail={"votes": votes})
-        return game_out(row, seats, Member("player", power))
+        return game_out(row, seats, member)

@@ -12,6 +12,7 @@ In a gunboat game no player learns who plays any other power, nor which powers t
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -65,6 +66,15 @@ def member_of(
     if watching and row.observers != "none":
         return Member("observer")
     return Member("none")
+
+
+def bots_hidden(row: GameRow, seats: Sequence[Seat]) -> bool:
+    """Whether a player may not know which seats the bot plays: in a gunboat game that
+    someone other than its game master plays in. There the bot's seats are never ready and
+    vote for a draw only as the game master casts their votes: were they counted ready, or for
+    every draw, a player's lone mark or vote ending the turn or the game would tell it that
+    every other seat is the bot's."""
+    return row.press == "gunboat" and any(seat.user_id not in (None, row.master_id) for seat in seats)
 
 
 def find_game(
@@ -123,7 +133,10 @@ def revealed_at_end(row: GameRow) -> bool:
 def game_out(row: GameRow, seats: list[Seat], member: Member) -> GameOut:
     """The game's page as the caller may see it."""
     master = member.role == "master"
-    # In gunboat press nobody learns which seats the bot plays: a bot is an identity too.
+    # In gunboat press nobody learns which seats the bot plays (a bot is an identity too), nor
+    # which seats are taken: they fill as people join and the bot is seated, so the order in
+    # which they did would tell one from the other, and whoever knows when someone joined
+    # the power that someone plays.
     bots_shown = master or row.press != "gunboat"
     outcome = OutcomeOut.model_validate_json(row.outcome) if row.outcome else None
     votes = None
@@ -140,7 +153,7 @@ def game_out(row: GameRow, seats: list[Seat], member: Member) -> GameOut:
         seats=[
             SeatOut(
                 power=seat.power,
-                taken=seat.user_id is not None or seat.bot,
+                taken=(seat.user_id is not None or seat.bot) if bots_shown or seat.power == member.power else None,
                 bot=seat.bot and (bots_shown or seat.power == member.power),
                 yours=seat.power == member.power,
                 ready=seat.ready if seat.power == member.power else None,

@@ -23,10 +23,8 @@ from starlette.concurrency import run_in_threadpool
 from fogdip.server.auth import Caller, caller_from, credential_of
 from fogdip.server.errors import ApiError
 from fogdip.server.events import REVOKED
-from fogdip.server.members import member_of
-from fogdip.server.models import GameRow
+from fogdip.server.members import find_game
 from fogdip.server.state import ServerState
-from fogdip.server.turns import seats_of
 
 router = APIRouter(prefix="/api/v1/games", tags=["stream"])
 
@@ -85,10 +83,12 @@ def _hello(state: ServerState, game_id: str, caller: Caller) -> tuple[dict[str, 
     ``None`` if the caller is not a member (an open game's page is public, its stream is for
     its members)."""
     with state.db.reading() as session:
-        row = session.get(GameRow, game_id)
-        if row is None:
+        try:
+            # One query decides whether the caller may see it: a private game is refused as
+            # quickly as a game that does not exist.
+            row, _, member = find_game(session, game_id, caller)
+        except ApiError:
             return None
-        member = member_of(session, row, seats_of(session, game_id), caller)
         if member.role == "none":
             return None
         hello = {"type": "hello", "game": game_id, "turn": row.turn, "status": row.status, "role": member.role}

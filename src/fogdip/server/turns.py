@@ -21,6 +21,7 @@ from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.codec.observations import observation_from_json
 from fogdip.engine.units import Phase
 from fogdip.game import Game
+from fogdip.maps.svg import FogOutlines
 from fogdip.server.db import Database
 from fogdip.server.errors import ApiError
 from fogdip.server.events import publish
@@ -72,7 +73,7 @@ class GameCache:
 
     def __init__(self, db: Database, size: int = 128) -> None:
         self.size = size
-        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._games: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = threading.Lock()
         db.on_commit(self._committed)
 
@@ -80,9 +81,9 @@ class GameCache:
         """The game as it stands, its filed orders from ``seats``, to read (or file into)."""
         with self._lock:
             kept = self._games.get(row.id)
-            if kept is not None and kept[0] == row.version:
+            if kept is not None and kept.version == row.version:
                 self._games.move_to_end(row.id)
-        if kept is None or kept[0] != row.version:
+        if kept is None or kept.version != row.version:
             # The record with the version it belongs to, in one read (the row's own version may
             # be older under PostgreSQL's read committed: then the newer game is kept).
             record, version = session.execute(select(GameRow.record, GameRow.version).where(GameRow.id == row.id)).one()
@@ -90,10 +91,19 @@ class GameCache:
                 game = Game(game_from_json(json.loads(record), f"game {row.id}"), f"game {row.id}")
             except (GameFileError, ValueError) as exc:
                 raise _damaged(row.id, exc) from None
-            kept = (version, game)
-            self._keep(row.id, version, game)
-        shared = kept[1]
+            kept = self._keep(row.id, version, game)
+        shared = kept.game
         return Game(dataclasses.replace(shared.record, filed=filed_on(seats)), shared.name)
+
+    def drawn(self, row: GameRow, viewer: str) -> FogOutlines:
+        """The fog outlines ``viewer`` (a power, or the role of one who plays none) had drawn
+        for the game as it stands: kept for that viewer alone, so how long its map takes never
+        tells what anyone else drew (:meth:`fogdip.maps.svg.Painter.fog_path`)."""
+        with self._lock:
+            kept = self._games.get(row.id)
+            if kept is None or kept.version != row.version:
+                return {}
+            return kept.drawn.setdefault(viewer, {})
 
     @staticmethod
     def changing(row: GameRow, seats: Sequence[Seat]) -> Game:
@@ -103,20 +113,30 @@ class GameCache:
         game.record.filed = filed_on(seats)
         return game
 
-    def _keep(self, game_id: str, version: int, game: Game) -> None:
+    def _keep(self, game_id: str, version: int, game: Game) -> _Kept:
         with self._lock:
             kept = self._games.get(game_id)
-            if kept is not None and kept[0] > version:
-                return  # a newer one is kept already
-            self._games[game_id] = (version, game)
+            if kept is not None and kept.version >= version:
+                return kept if kept.version == version else _Kept(version, game)  # newer kept already
+            kept = self._games[game_id] = _Kept(version, game)
             self._games.move_to_end(game_id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
+            return kept
 
     def _committed(self, session: Session) -> None:
         """Keep each game the committed transaction saved (:func:`save` lists them)."""
         for game_id, version, game in session.info.pop(_SAVED, ()):
             self._keep(game_id, version, game)
+
+
+@dataclasses.dataclass
+class _Kept:
+    """A game kept read (:class:`GameCache`), with the fog outlines each viewer had drawn."""
+
+    version: int
+    game: Game
+    drawn: dict[str, FogOutlines] = dataclasses.field(default_factory=dict)
 
 
 #: Where :func:`save` lists, in the session's ``info``, the games its transaction saved.

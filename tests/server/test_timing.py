@@ -1,0 +1,139 @@
+"""Timing attacks, played: how long an answer takes must not tell a hidden fact. Both were
+found by an attacker review and fail on the code before their fix (docs/server.md, "What
+timing tells"); each compares many timings, so that the noise of one does not decide.
+
+- The fog outline of a map was kept for the whole process by the set of provinces fogged. A
+  power's fog is where its own units stand, so whether a fog was drawn already told whether
+  some player had drawn that exact fog: France's player guesses Germany's first moves, plays
+  the guess as Germany in a game of its own against the bots, and times its first map. Now
+  each power keeps the outlines of its own maps only.
+- A stranger's stream to a private game was refused after reading the game, its seats and
+  whether the caller watches it, and at once for a game that does not exist: whoever holds a
+  game's id could tell whether it exists. Now one query decides, as over HTTP.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from fogdip.client import FogdipClient
+
+from servers import ServerProcess, account, start_server
+
+#: Germany's first-turn orders: each leaves a fog of its own (and none the fog of HOLD), and
+#: none can be bounced or dislodged by anything another power can do in Spring 1901.
+GUESSES = [
+    ["A MUN H", "A BER H", "F KIE - HOL"],
+    ["A MUN H", "A BER - KIE", "F KIE - HOL"],
+    ["A MUN H", "A BER H", "F KIE - DEN"],
+    ["A MUN H", "A BER - KIE", "F KIE - DEN"],
+    ["A MUN H", "A BER H", "F KIE - BAL"],
+    ["A MUN H", "A BER - KIE", "F KIE - BAL"],
+    ["A MUN H", "A BER H", "F KIE - HEL"],
+    ["A MUN H", "A BER - KIE", "F KIE - HEL"],
+    ["A MUN - RUH", "A BER H", "F KIE H"],
+    ["A MUN - RUH", "A BER H", "F KIE - HOL"],
+    ["A MUN - RUH", "A BER - KIE", "F KIE - HOL"],
+    ["A MUN - RUH", "A BER H", "F KIE - DEN"],
+    ["A MUN - RUH", "A BER - KIE", "F KIE - DEN"],
+    ["A MUN - RUH", "A BER H", "F KIE - BAL"],
+    ["A MUN - RUH", "A BER - KIE", "F KIE - BAL"],
+    ["A MUN - RUH", "A BER H", "F KIE - HEL"],
+]
+HOLD = ["A MUN H", "A BER H", "F KIE H"]
+FRENCH = ["A PAR H", "A MAR H", "F BRE H"]
+
+
+@pytest.fixture
+def quiet_server(tmp_path: object) -> Iterator[ServerProcess]:
+    # A quiet server: no full garbage-collector pass, nor deadline keeper, in the middle of an
+    # ask (on a busy server the attacker only needs more turns to see past the noise).
+    quiet = {"FOGDIP_RATE": "100000", "FOGDIP_DEADLINE_CHECK": "30", "FOGDIP_GC_EVERY": "3600"}
+    running = start_server(tmp_path / "data", env=quiet)  # type: ignore[operator]
+    yield running
+    running.stop()
+
+
+def _first_ask_excess(http: httpx.Client, game_id: str) -> float:
+    """How much longer the first ask for the map takes than the quickest of the next eight."""
+    time.sleep(0.3)  # let the turn's event reach the hub, away from the asks
+    assert http.get(f"/api/v1/games/{game_id}/view").status_code == 200  # all else warm
+    times = []
+    for _ in range(9):
+        start = time.perf_counter()
+        answer = http.get(f"/api/v1/games/{game_id}/map.svg")
+        times.append(time.perf_counter() - start)
+        assert answer.status_code == 200
+    return times[0] - min(times[1:])
+
+
+def test_a_map_s_time_does_not_tell_where_another_power_s_units_are(quiet_server: ServerProcess) -> None:
+    server = quiet_server
+    master, france, germany = (account(server, name) for name in ("rvmaster", "rvfrance", "rvgermany"))
+    token = france.make_token("attack")
+    attacker = FogdipClient(server.url, token=token)
+    http = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    german_http = httpx.Client(
+        base_url=server.url, headers={"Authorization": f"Bearer {germany.make_token('v')}"}, timeout=30
+    )
+    played = [i % 2 == 0 for i in range(len(GUESSES))]  # the hidden fact: did Germany play the guess?
+    excess = []
+    for guess, right in zip(GUESSES, played, strict=True):
+        # The victim's game: Germany plays the guess, or holds; then looks at its map.
+        game = master.create_game("fog-of-war", name="victim")
+        attacker.join(game.id, "FRANCE", invite=game.invite)
+        germany.join(game.id, "GERMANY", invite=game.invite)
+        master.start(game.id)
+        attacker.file_orders(game.id, FRENCH)
+        germany.file_orders(game.id, guess if right else HOLD)
+        master.adjudicate(game.id)
+        assert german_http.get(f"/api/v1/games/{game.id}/map.svg").status_code == 200
+        # The attack: the guess played in a game of France's player's own, against the bots.
+        own = attacker.against_bots("fog-of-war", power="GERMANY")
+        attacker.file_orders(own.id, guess)
+        assert attacker.ready(own.id).adjudicated == "S1901M"
+        excess.append(_first_ask_excess(http, own.id))
+    quick_when_right = sum(
+        excess[i] < excess[j] for i in range(len(GUESSES)) if played[i] for j in range(len(GUESSES)) if not played[j]
+    )
+    millis = [round(e * 1000, 2) for e in excess]
+    assert quick_when_right < 56, (
+        "France's player tells Germany's real moves from how long its own map takes to draw: "
+        f"quicker when right in {quick_when_right} of 64 pairs; first-ask excess in ms {millis}, "
+        f"guess right: {played}"
+    )
+
+
+def test_a_stranger_s_stream_is_refused_as_quickly_whether_the_game_exists(quiet_server: ServerProcess) -> None:
+    server = quiet_server
+    master, stranger = account(server, "rvmaster"), account(server, "rvstranger")
+    token = stranger.make_token("probe")
+    game = master.create_game("fog-of-war")  # private: the stranger has its id, not its invitation
+    missing = "x" * len(game.id)
+
+    def handshake(game_id: str) -> float:
+        url = server.url.replace("http://", "ws://") + f"/api/v1/games/{game_id}/stream"
+        start = time.perf_counter()
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, additional_headers={"Authorization": f"Bearer {token}"}, open_timeout=10)
+        assert refused.value.response.status_code == 403
+        return time.perf_counter() - start
+
+    for _ in range(20):  # warm up
+        handshake(game.id)
+        handshake(missing)
+    exists, absent = [], []
+    for _ in range(500):
+        exists.append(handshake(game.id))
+        absent.append(handshake(missing))
+    longer = sum(e > a for e in exists for a in absent) / (len(exists) * len(absent))
+    assert longer < 0.55, (
+        f"a private game's stream takes longer to refuse than a missing game's in {longer:.0%} of pairs "
+        f"(medians {sorted(exists)[250] * 1000:.2f} ms and {sorted(absent)[250] * 1000:.2f} ms)"
+    )
