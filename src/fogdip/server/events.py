@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -78,6 +79,52 @@ class _Listener:
     credential: Credential
 
 
+class EventCursor:
+    """Which events a hub has handed on. Ids are drawn as transactions insert their events, and
+    transactions commit in any order (PostgreSQL's, of several threads or processes): an event
+    may come to light after one with a higher id was read. So the cursor keeps ``floor``, below
+    and at which every id is done, and the ids above it handed on already; the hub reads every
+    event above ``floor`` and hands on those it has not. An id still missing ``grace`` seconds
+    after a higher one was seen was never committed (its transaction rolled back): it is passed.
+
+    >>> cursor = EventCursor(10)
+    >>> [e["id"] for e in cursor.take([{"id": 12}], now=0.0)]  # 11 is not committed yet
+    [12]
+    >>> cursor.floor
+    10
+    >>> [e["id"] for e in cursor.take([{"id": 11}, {"id": 12}], now=1.0)]  # now it is
+    [11]
+    >>> cursor.floor
+    12
+    """
+
+    def __init__(self, floor: int, grace: float = 30.0) -> None:
+        self.floor = floor
+        self.grace = grace
+        self._above: set[int] = set()
+        self._gap_since: float | None = None
+
+    def take(self, events: Iterable[dict[str, Any]], now: float) -> list[dict[str, Any]]:
+        """Those of ``events`` (all above :attr:`floor`, in order of id) not handed on yet."""
+        new = [event for event in events if event["id"] > self.floor and event["id"] not in self._above]
+        self._above.update(event["id"] for event in new)
+        self._close_up()
+        if not self._above:
+            self._gap_since = None
+        elif self._gap_since is None:
+            self._gap_since = now
+        elif now - self._gap_since >= self.grace:
+            self.floor = min(self._above) - 1  # the ids below it were never committed
+            self._close_up()
+            self._gap_since = now if self._above else None
+        return new
+
+    def _close_up(self) -> None:
+        while self.floor + 1 in self._above:
+            self.floor += 1
+            self._above.remove(self.floor)
+
+
 class Hub:
     """The streams one process holds, by game, and the loop that feeds them."""
 
@@ -87,7 +134,7 @@ class Hub:
         self._streams: dict[str, dict[asyncio.Queue[dict[str, Any]], _Listener]] = {}
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._last = 0
+        self._cursor = EventCursor(0)
         db.on_commit(self._committed)
 
     def _committed(self, session: DbSession) -> None:
@@ -117,7 +164,7 @@ class Hub:
     async def run(self) -> None:
         """Feed the streams until cancelled."""
         self._loop = asyncio.get_running_loop()
-        self._last = await run_in_threadpool(self._latest)
+        self._cursor = EventCursor(await run_in_threadpool(self._latest))
         listener = asyncio.create_task(self._listen()) if not self.db.is_sqlite else None
         try:
             while True:
@@ -135,12 +182,11 @@ class Hub:
     async def _deliver(self) -> None:
         """Hand every new event to the queues it is for, once their credentials are checked
         again, all in one read."""
-        events = await run_in_threadpool(self._since, self._last)
+        events = self._cursor.take(await run_in_threadpool(self._since, self._cursor.floor), time.monotonic())
         if not events:
             return
         deliveries: list[tuple[asyncio.Queue[dict[str, Any]], Credential, dict[str, Any]]] = []
         for event in events:
-            self._last = max(self._last, event["id"])
             audience = event["audience"]
             for queue, listener in list(self._streams.get(event["game"], {}).items()):
                 if audience is not None and listener.power is not None and listener.power not in audience:
