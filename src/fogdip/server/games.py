@@ -413,12 +413,11 @@ def map_svg(
     with state.db.reading() as session:
         row, seats, member = find_game(session, game_id, caller)
         game = state.games.reading(session, row, seats)
-    viewer = member.power if member.role == "player" and member.power is not None else member.role
     try:
         if member.role == "player" and member.power is not None:
-            scene = power_scene_of(game, member.power, phase)
+            scene, viewer = power_scene_of(game, member.power, phase), member.power
         elif sees_board(row, member):
-            scene = master_scene_of(game, phase)
+            scene, viewer = master_scene_of(game, phase), member.role
         else:
             raise forbidden(_NO_BOARD if member.role == "observer" else "you play no power in this game")
     except FogdipError as exc:
