@@ -31,6 +31,7 @@ from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
 from fogdip.server.events import Hub
 from fogdip.server.memory import collect_garbage, take_over
+from fogdip.server.routing import one_hop
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 from fogdip.server.turns import GameCache
@@ -83,10 +84,11 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     _limits(app, settings)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home() -> str:
+    async def home() -> str:
         return _HOME
 
     @app.get("/healthz", tags=["server"], summary="Is the server up, and its database reachable")
+    @one_hop
     def healthz() -> dict[str, str]:
         with database.reading() as session:
             session.execute(text("SELECT 1"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import Depends, Path, Request, Response
 from sqlalchemy import select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
@@ -17,6 +17,7 @@ from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflic
 from fogdip.server.events import Credential
 from fogdip.server.models import ApiToken, Session, User
 from fogdip.server.queries import statements
+from fogdip.server.routing import Router, SignInCheck
 from fogdip.server.security import dummy_verify, hash_password, new_secret, same, token_digest, verify_password
 from fogdip.server.state import ServerState, server
 
@@ -25,7 +26,7 @@ SESSION_DAYS = 30
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,39}$")
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
-router = APIRouter(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
+router = Router(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,8 @@ def credential_of(headers: Mapping[str, str], cookies: Mapping[str, str]) -> Cre
 
 
 def signed_in(request: Request) -> Caller:
-    """Who is asking, or 401 (a FastAPI dependency: one, so that a request costs one hop to
-    a worker thread for it)."""
+    """Who is asking, or 401: checked on the worker thread that runs the endpoint, before it
+    (:mod:`fogdip.server.routing`), or as a FastAPI dependency on a router of FastAPI's own."""
     caller = caller_of(request, request.app.state.fogdip)
     if caller is None:
         raise unauthorized()
@@ -110,7 +111,7 @@ def signed_in(request: Request) -> Caller:
 
 
 Server = Annotated[ServerState, Depends(server)]
-SignedIn = Annotated[Caller, Depends(signed_in)]
+SignedIn = Annotated[Caller, Depends(signed_in), SignInCheck(signed_in)]
 
 
 @router.post("/accounts", status_code=201, response_model=AccountOut, summary="Sign up")

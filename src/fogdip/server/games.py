@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 from sqlalchemy import delete, or_, select
 
 from fogdip.codec.api import (
@@ -53,6 +53,7 @@ from fogdip.server.members import (
     sees_board,
 )
 from fogdip.server.models import GameRow, Observer, Seat
+from fogdip.server.routing import Router
 from fogdip.server.security import new_secret
 from fogdip.server.state import ServerState
 from fogdip.server.turns import (
@@ -68,7 +69,7 @@ from fogdip.server.turns import (
 )
 from fogdip.variants import PRESETS
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
+router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 log = logging.getLogger("fogdip.server")
 
 

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from fastapi import APIRouter
-
 from fogdip.codec.api import DrawIn, ExtendIn, GameOut
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, conflict, forbidden
 from fogdip.server.events import publish
 from fogdip.server.members import Member, bots_hidden, find_game, game_out, master_game
+from fogdip.server.routing import Router
 from fogdip.server.turns import GameCache, now, publish_deadline, save, schedule
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
+router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
 @router.post("/{game_id}/pause", response_model=GameOut, summary="Pause the game: its deadline stops (game master)")

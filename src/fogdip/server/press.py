@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 from sqlalchemy.orm import Session
 
 from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
@@ -30,9 +30,10 @@ from fogdip.server.events import publish
 from fogdip.server.members import Member, find_game
 from fogdip.server.models import GameRow, Message, Seat
 from fogdip.server.queries import ALL, statements
+from fogdip.server.routing import Router
 from fogdip.server.turns import now
 
-router = APIRouter(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
+router = Router(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
 
 #: Modes whose messages show their sending power; that hide it.
 _SIGNED = frozenset({"white", "public"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from fogdip.codec.api import GameOut, ImportIn
 from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
@@ -19,8 +19,9 @@ from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
 from fogdip.server.games import GameSettings, store_new
 from fogdip.server.members import find_game
+from fogdip.server.routing import Router
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
+router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
 @router.post(
