@@ -6,7 +6,8 @@ typical request here (who is asking, the endpoint, its answer). A hop costs as m
 small request's whole work, and under load each one waits for the interpreter's lock again.
 fogdip's endpoints do blocking database work, so they stay plain functions; :class:`Router`
 turns each into a coroutine that makes one hop, where who is asking is checked first and then
-the endpoint runs. Its answer is then checked on the event loop, without a hop.
+the endpoint runs. Its answer is then checked on the event loop, without a hop. (So FastAPI's
+``dependency_overrides`` do not reach the sign-in check of these routes: tests sign in for real.)
 
 >>> import asyncio, inspect
 >>> def hello(name: str) -> dict[str, str]:
