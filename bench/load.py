@@ -282,6 +282,8 @@ class Recorder:
     """Every request's latency by kind, every failure, and how late each task started."""
 
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    #: Every answered request: its kind, when it started (``time.perf_counter``) and its latency.
+    samples: list[tuple[str, float, float]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     start_lags: list[float] = field(default_factory=list)
     first: float = math.inf
@@ -304,6 +306,7 @@ class Recorder:
             kind = classify(answer)
         with self.lock:
             self.latencies[kind].append(end - start)
+            self.samples.append((kind, start, end - start))
             self.first = min(self.first, start)
             self.last = max(self.last, end)
         return answer
@@ -756,6 +759,8 @@ def _run(config: Config, args: argparse.Namespace, servers: list[Server], databa
             lags.append(max(0.0, arrived - done))
     expected_phase_events = sum(run.rounds * len(run.players) for run in runs)
     window = recorder.last - recorder.first
+    if args.samples is not None:
+        _write_samples(args.samples, config, recorder)
     result = {
         "config": config.label,
         "players": args.players,
@@ -847,6 +852,16 @@ def _lobby_probe(url: str, master: FogdipClient, open_games: int) -> dict[str, f
 
 
 # --- reporting ------------------------------------------------------------------------------
+
+
+def _write_samples(path: Path, config: Config, recorder: Recorder) -> None:
+    """Append every request of the run to ``path``, a JSON object a line: the configuration,
+    the kind, when it started (seconds from the run's first request) and its latency in ms; to
+    see when the slowest requests came, and what else was happening then."""
+    with path.open("a") as out:
+        for kind, start, latency in sorted(recorder.samples, key=lambda sample: sample[1]):
+            line = {"config": config.label, "kind": kind, "start": start - recorder.first, "ms": latency * 1000}
+            out.write(json.dumps(line) + "\n")
 
 
 def print_result(result: dict[str, Any]) -> None:
@@ -962,6 +977,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=int, default=1_000_000, help="FOGDIP_RATE for the servers (default 1,000,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--samples", type=Path, default=None, help="append every request (kind, start, latency) here, a JSON line each"
+    )
     args = parser.parse_args(argv)
     if args.duration is not None:
         args.rounds = 10**9
