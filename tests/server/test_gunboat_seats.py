@@ -57,6 +57,9 @@ def test_a_ready_mark_does_not_tell_the_bot_s_seats(people: dict[str, FogdipClie
         game_id = _gunboat_game(people, germany, preset)
         people["france"].file_orders(game_id, FRENCH)
         told[germany] = people["france"].ready(game_id).adjudicated
+        # The game master's count follows the same rule: France alone is ready, the bot is not.
+        count = people["master"].game(game_id).ready
+        assert count is not None and (count.ready, count.of) == (1, 7)
     assert told == {"bot": None, "alice": None}
 
 

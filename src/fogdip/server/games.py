@@ -44,7 +44,6 @@ from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflic
 from fogdip.server.events import publish
 from fogdip.server.members import (
     Member,
-    bots_hidden,
     find_game,
     game_out,
     master_game,
@@ -63,6 +62,7 @@ from fogdip.server.turns import (
     play_turn,
     publish_deadline,
     ready_detail,
+    ready_seats,
     save,
     schedule,
     seats_of,
@@ -479,8 +479,7 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
         mine = next(seat for seat in seats if seat.power == power)
         changed = mine.ready != body.ready
         mine.ready = body.ready
-        bots_ready = not bots_hidden(row, seats)
-        if body.ready and all((seat.bot and bots_ready) or (seat.user_id is not None and seat.ready) for seat in seats):
+        if body.ready and ready_seats(row, seats) == len(seats):
             # Every seat is ready (an empty one waits for the game master, or the deadline; so
             # does the bot's in a gunboat game, where nobody may tell its seats).
             turn: str | None = play_turn(session, row, GameCache.changing(row, seats), seats)

@@ -18,9 +18,9 @@ from fogdip.codec.api import DrawIn, ExtendIn, GameOut
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, conflict, forbidden
 from fogdip.server.events import publish
-from fogdip.server.members import Member, bots_hidden, find_game, game_out, master_game
+from fogdip.server.members import Member, find_game, game_out, master_game
 from fogdip.server.routing import Router
-from fogdip.server.turns import GameCache, now, publish_deadline, save, schedule
+from fogdip.server.turns import GameCache, bots_hidden, now, publish_deadline, save, schedule
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 

@@ -12,7 +12,6 @@ In a gunboat game no player learns who plays any other power, nor which powers t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -66,15 +65,6 @@ def member_of(
     if watching and row.observers != "none":
         return Member("observer")
     return Member("none")
-
-
-def bots_hidden(row: GameRow, seats: Sequence[Seat]) -> bool:
-    """Whether a player may not know which seats the bot plays: in a gunboat game that
-    someone other than its game master plays in. There the bot's seats are never ready and
-    vote for a draw only as the game master casts their votes: were they counted ready, or for
-    every draw, a player's lone mark or vote ending the turn or the game would tell it that
-    every other seat is the bot's."""
-    return row.press == "gunboat" and any(seat.user_id not in (None, row.master_id) for seat in seats)
 
 
 def find_game(

@@ -193,15 +193,28 @@ def play_turn(session: Session, row: GameRow, game: Game, seats: Sequence[Seat])
     return played.turn
 
 
+def bots_hidden(row: GameRow, seats: Sequence[Seat]) -> bool:
+    """Whether a player may not know which seats the bot plays: in a gunboat game that
+    someone other than its game master plays in. There the bot's seats are never ready and
+    vote for a draw only as the game master casts their votes: were they counted ready, or for
+    every draw, a player's lone mark or vote ending the turn or the game would tell it that
+    every other seat is the bot's."""
+    return row.press == "gunboat" and any(seat.user_id not in (None, row.master_id) for seat in seats)
+
+
+def ready_seats(row: GameRow, seats: Sequence[Seat]) -> int:
+    """How many seats are ready: a player's once marked, the bot's always (but where it is
+    hidden, :func:`bots_hidden`), an empty one never. The turn is played once all are."""
+    bots_ready = not bots_hidden(row, seats)
+    return sum(1 for seat in seats if (seat.bot and bots_ready) or (seat.user_id is not None and seat.ready))
+
+
 def ready_detail(row: GameRow, seats: Sequence[Seat], *, force: bool = False) -> dict[str, int] | None:
-    """How many seats are ready (the bot's always are; an empty seat never is), where the game
-    tells its members (or ``force``: the game master)."""
+    """How many seats are ready (:func:`ready_seats`), where the game tells its members (or
+    ``force``: the game master)."""
     if not (row.ready_counts or force):
         return None
-    return {
-        "ready": sum(1 for seat in seats if seat.bot or (seat.user_id is not None and seat.ready)),
-        "of": len(seats),
-    }
+    return {"ready": ready_seats(row, seats), "of": len(seats)}
 
 
 def phase_type(turn: str) -> str:
