@@ -50,7 +50,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         if upgrade:
             database.upgrade()
         # Sync routes run on the event loop's default thread pool (anyio's): sized here.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         collector = None
         if settings.gc_every > 0:
             take_over()

@@ -39,15 +39,19 @@ class Settings:
     secure_cookies: bool = False
     #: How often, in seconds, the server looks for games whose deadline has passed.
     deadline_check: float = 1.0
-    #: Worker threads for requests (each request's database work and game logic runs on one);
-    #: ``None``: :attr:`worker_threads` chooses by database.
-    threads: int | None = None
+    #: Worker threads for requests (each request's database work and game logic runs on one).
+    #: Two: Python runs one thread at a time, and a request's work is mostly the interpreter's
+    #: (SQLite answers within the process; PostgreSQL on this machine within a millisecond), so
+    #: more threads only share the core in slices, and a burst of requests all finish late
+    #: together, where two serve them nearly in turn while one can wait (for a password's hash,
+    #: the disk, a lock, the database) as the other runs. More may serve a database far away.
+    threads: int = 2
     #: Seconds between the garbage collector's full passes, made by the server itself
     #: (``fogdip.server.memory``); 0: Python's own schedule.
     gc_every: float = 300.0
 
     def __post_init__(self) -> None:
-        if self.threads is not None and self.threads < 1:
+        if self.threads < 1:
             raise ValueError(f"FOGDIP_THREADS must be at least 1, not {self.threads}")
         if not self.gc_every >= 0:
             raise ValueError(f"FOGDIP_GC_EVERY must be 0 (Python's own schedule) or more seconds, not {self.gc_every}")
@@ -59,30 +63,6 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
-
-    @property
-    def worker_threads(self) -> int:
-        """The worker threads requests run on: ``threads`` if set, else two on SQLite and
-        eight on PostgreSQL.
-
-        Python runs one thread at a time. On SQLite a request's work is the interpreter's
-        nearly throughout (SQLite answers within the process), so threads beyond the second
-        only share the core in slices: a burst of requests would all finish late together,
-        where two serve them nearly in turn, and one can wait (for a password's hash, the
-        disk, the writer's lock) while the other runs. On PostgreSQL a request also waits for
-        the database's answers, and more threads keep the core busy meanwhile; still few, as
-        each one waiting for its turn stretches the transaction of the one holding a lock.
-
-        >>> Settings(Path("/tmp/fd")).worker_threads
-        2
-        >>> Settings(Path("/tmp/fd"), database="postgresql+psycopg://fogdip@db/fogdip").worker_threads
-        8
-        >>> Settings(Path("/tmp/fd"), threads=4).worker_threads
-        4
-        """
-        if self.threads is not None:
-            return self.threads
-        return 2 if self.is_sqlite else 8
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
