@@ -5,6 +5,7 @@ from __future__ import annotations
 import __future__
 
 import dataclasses
+import datetime
 import enum
 import importlib
 import pkgutil
@@ -62,6 +63,8 @@ _IMMUTABLE = (
     enum.Enum,
     typing.TypeVar,
     __future__._Feature,
+    # a time zone, such as datetime.UTC: an immutable value
+    datetime.timezone,
 )
 
 

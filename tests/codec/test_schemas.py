@@ -14,7 +14,7 @@ from referencing import Registry, Resource
 
 from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.codec.gamefiles import game_to_json
-from fogdip.codec.observations import knowledge_to_json
+from fogdip.codec.observations import observation_to_json, knowledge_to_json
 from fogdip.codec.positions import document_from_state
 from fogdip.codec.results import resolution_to_json, result_document
 from fogdip.codec.schemas import SCHEMAS, json_schema, schema_text
@@ -63,8 +63,8 @@ def test_what_a_game_writes_obeys_the_schemas(preset: str) -> None:
         view = game.view(power)
         _validator("power-view").validate(power_view_to_json(view))
         _validator("knowledge").validate(knowledge_to_json(view.knowledge))
-        for report in game.report_documents(power):
-            _validator("report").validate(report)
+        for report in game.reports(power):
+            _validator("report").validate(observation_to_json(report))
 
 
 def test_engine_documents_obey_the_schemas() -> None:

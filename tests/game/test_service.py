@@ -33,7 +33,7 @@ def _play_turn(games: GameService, game_id: str, rng: random.Random) -> str:
     return _dumps(
         {
             "turn": played.turn,
-            "result": games.open(game_id).master_view().results[-1],
+            "result": (kept := games.open(game_id)).result_document(kept.master_view().turns[-1]),
             "reports": {power: observation_to_json(seen) for power, seen in sorted(played.observations.items())},
         }
     )
@@ -90,7 +90,7 @@ def test_kept_knowledge_equals_knowledge_rebuilt_from_the_reports() -> None:
     game = games.open("g")
     for power in game.powers:
         kept = game.knowledge(power)
-        assert kept.observations == len(game.report_documents(power)) > 1
+        assert kept.observations == len(game.reports(power)) > 1
         assert kept == Knowledge.rebuild(power, game.reports(power))
 
 
@@ -162,8 +162,9 @@ def test_the_game_master_sees_everything_and_players_only_their_own(tmp_path: Pa
         game.adjudicate()
     game = games.open("g.json")
     master = game.master_view()
-    assert master.results[0]["orders"]["A PAR"] == "A PAR - BUR"
-    assert master.results[0]["orders"]["A CON"] == "A CON - BUL"
+    first = game.result_document(master.turns[0])
+    assert first["orders"]["A PAR"] == "A PAR - BUR"
+    assert first["orders"]["A CON"] == "A CON - BUL"
     french = power_view_to_json(game.view("FRANCE"))
     said = _dumps(french["reports"])
     assert "BUR" in said and "BUL" not in said and "CON" not in said
@@ -193,6 +194,31 @@ def test_damaged_knowledge_is_rebuilt_from_the_reports(tmp_path: Path) -> None:
     (tmp_path / "g.json").write_text(json.dumps(data))
     game = games.open("g.json")
     assert game.knowledge("FRANCE") == Knowledge.rebuild("FRANCE", game.reports("FRANCE"))
+
+
+def test_a_game_file_of_schema_2_is_brought_up_to_date() -> None:
+    """Schema 2 kept each turn's result as a summary: the game is played again from its start
+    once, for the engine's records and the positions reached; the reports stay as sent."""
+    game = Game.create("sighting", end_year=1902)
+    rng = random.Random(5)
+    while game.turn != "COMPLETED":
+        for power, lines in random_turn_orders(game.variant, game.position, rng).items():
+            game.file(power, lines, partial=True)
+        game.adjudicate()
+    current = game_to_json(game.record)
+    old = json.loads(json.dumps(current))
+    old["schema"] = 2
+    for turn, played in zip(old["history"], game.record.history, strict=True):
+        for key in ("resolutions", "rejected", "position"):
+            turn.pop(key)
+        turn["result"] = game.result_document(played)
+    read = game_from_json(old)
+    assert game_to_json(read) == current
+    broken = json.loads(json.dumps(old))
+    broken["history"][1]["orders"] = {}
+    broken["history"][1]["turn"] = "S1905M"
+    with pytest.raises(GameFileError, match="schema 2.*cannot be brought up to date.*plays again as"):
+        game_from_json(broken)
 
 
 def test_a_game_file_of_schema_1_is_read() -> None:

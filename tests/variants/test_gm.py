@@ -224,21 +224,21 @@ def test_damaged_structures_are_refused_with_one_message(tmp_path: Path, damage:
     assert result.exit_code == 2 and "internal error" not in result.stderr
 
 
-def test_a_damaged_report_is_refused_when_that_power_s_view_is_read(tmp_path: Path) -> None:
-    """Reports are read only to show a power's view, so other commands do not pay for the whole
-    history on every call; a damaged one is still refused in one line, never a traceback."""
+def test_a_damaged_report_is_refused_in_one_line_naming_it(tmp_path: Path) -> None:
+    """A game file's reports are read as values when it is read: a damaged one is refused at
+    once, in one line that names whose report it is, never a traceback."""
     game = tmp_path / "game.json"
     _save(game, Game.create("fog-of-war"))
     data = json.loads(game.read_text())
     data["opening"]["FRANCE"].pop("units")
     game.write_text(json.dumps(data))
     with pytest.raises(GameFileError, match="damaged report of FRANCE"):
-        _open(game).view("FRANCE")
-    result = run("gm", "show", game, "--as", "FRANCE")
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 2 and len(lines) == 1 and "damaged report of FRANCE" in lines[0]
-    assert "internal error" not in result.stderr
-    assert run("gm", "show", game, "--as", "ENGLAND").exit_code == 0
+        _open(game)
+    for command in (["show", game, "--as", "FRANCE"], ["status", game]):
+        result = run("gm", *command)
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and "damaged report of FRANCE" in lines[0]
+        assert "internal error" not in result.stderr and "restore it from a backup" in lines[0]
 
 
 @pytest.mark.parametrize(
@@ -293,7 +293,7 @@ def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, pre
     assert shown.exit_code == 0 and "The game is over" in shown.stdout
     # reveal_at_end: every power now sees every turn's orders, everyone's.
     history = json.loads(run("gm", "show", game, "--as", "FRANCE", "--json").stdout)["revealed_history"]
-    assert [turn["turn"] for turn in history] == [entry["turn"] for entry in _open(game).master_view().results]
+    assert [turn["turn"] for turn in history] == [turn.turn for turn in _open(game).master_view().turns]
     assert {o["power"] for turn in history for o in turn["orders"].values()} >= {"ENGLAND", "TURKEY"}
     assert "its whole history is revealed" in shown.stdout
 

@@ -1,5 +1,10 @@
 """Reading game files written by earlier fogdips: each older schema is brought up to the next.
 
+Schema 2 kept each turn's result as a summary (``fogdip adjudicate``'s result document), not
+the engine's records nor the position each turn reached: :func:`schema_2_to_3` plays the game
+again from its start with the lines filed each turn, once, and keeps what schema 3 keeps (the
+reports stay as they were sent).
+
 Schema 1 (``"version": 1``, before reports carried their orders' values) kept each order a
 power learned only as its report line (``A ??? - SIL``). :func:`schema_1_to_2` reads those
 lines once, into the values schema 2 keeps beside them (``"masked"``). This reader knows only
@@ -43,6 +48,34 @@ def schema_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
             reports.extend(turn["reports"].values())
     for report in reports:
         _add_values(report)
+    return out
+
+
+def schema_2_to_3(data: dict[str, Any]) -> dict[str, Any]:
+    """A schema 2 game file as schema 3: each turn's engine records, the lines set aside and
+    the position it reached, found by playing the game again from its start (refused with
+    ``ValueError`` if a turn does not play again as it was played)."""
+    from fogdip.codec.results import reason_to_json, resolution_to_json
+    from fogdip.codec.turns import position_document, position_from_document
+
+    out = copy.deepcopy(data)
+    out["schema"] = 3
+    history = out.get("history") or []
+    if not isinstance(history, list) or not history:
+        return out
+    variant, _next = position_from_document(out["position"])
+    position = variant.start()
+    for turn in history:
+        played = variant.play(position, {power: list(lines) for power, lines in (turn.get("orders") or {}).items()})
+        if played.turn != turn.get("turn"):
+            raise ValueError(f"turn {turn.get('turn')} plays again as {played.turn}")
+        turn["resolutions"] = [resolution_to_json(resolution) for resolution in played.resolutions]
+        turn["rejected"] = [
+            {"power": r.power, "text": r.text, "reason": reason_to_json(r.reason)} for r in played.rejected
+        ]
+        turn["position"] = position_document(played.position, variant)
+        turn.pop("result", None)
+        position = played.position
     return out
 
 

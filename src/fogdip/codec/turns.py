@@ -25,6 +25,7 @@ from fogdip.codec.results import ResultDocument, result_document
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.rules import Rules
 from fogdip.variants import PRESETS, Position, TurnResult, Variant, VariantOptions, compose
+from fogdip.variants.record import TurnRecord
 from fogdip.variants.setup import is_setup_phase, setup_phase_name
 
 
@@ -66,10 +67,10 @@ def options_of_document(doc: Mapping[str, Any]) -> VariantOptions:
         raise invalid(str(exc)) from None
 
 
-def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
+def turn_document(played: TurnResult, variant: Variant, *, reports: bool = True) -> dict[str, Any]:
     """The result of one played turn as plain data: the result fields of its first phase,
-    ``"then"`` with those of the later phases of a combined turn, ``"reports"`` and
-    ``"state"``."""
+    ``"then"`` with those of the later phases of a combined turn, ``"reports"`` (unless not
+    ``reports``) and ``"state"``."""
     rules = variant.rules
     rejected = [{"power": r.power, "order": r.text, "reason": str(r.reason)} for r in played.rejected]
     if played.resolutions:
@@ -96,7 +97,16 @@ def turn_document(played: TurnResult, variant: Variant) -> dict[str, Any]:
         }
     result["phase"] = played.turn
     result["state"] = position_document(played.position, variant)
-    result["reports"] = {power: observation_to_json(seen) for power, seen in sorted(played.observations.items())}
+    if reports:
+        result["reports"] = {power: observation_to_json(seen) for power, seen in sorted(played.observations.items())}
+    return result
+
+
+def record_document(turn: TurnRecord, variant: Variant) -> dict[str, Any]:
+    """The game master's record of a played turn (as :func:`turn_document` gives it, without
+    ``reports`` and ``state``)."""
+    result = turn_document(turn.as_played(), variant, reports=False)
+    result.pop("state")
     return result
 
 

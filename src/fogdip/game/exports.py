@@ -1,9 +1,8 @@
 """A finished or running game written out whole, for the game master or after the game: as
 MILA's saved-game JSON (every engine phase, position and orders, as MILA's tools read them).
 
-The game file keeps each turn's result, not each position, so the game is played again from
-its start with the orders filed each turn; the positions reached are checked against the game's
-own record on the way.
+Each turn keeps the engine's record of every phase it played, with the position before it and
+the orders given: those are MILA's phases.
 
 >>> from fogdip.game import Game
 >>> game = Game.create("standard")
@@ -18,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from fogdip.codec.positions import document_from_state
-from fogdip.game.service import Game, GameError
+from fogdip.game.service import Game
 from fogdip.interop.mila import saved_game_from_phases
 
 
@@ -27,13 +26,9 @@ def mila_saved_game(game: Game, game_id: str) -> dict[str, Any]:
     variant orders (espionage, peeks) and reports have no place in MILA's format and are left out."""
     variant = game.variant
     rules = variant.rules
-    position = variant.start()
     phases: list[dict[str, Any]] = []
     for turn in game.record.history:
-        played = variant.play(position, turn.orders)
-        if played.turn != turn.turn:
-            raise GameError(f"the game cannot be played again: turn {turn.turn} replays as {played.turn}")
-        for resolution in played.resolutions:
+        for resolution in turn.resolutions:
             doc = document_from_state(resolution.before, rules)
             orders: dict[str, list[str]] = {}
             for result in resolution.orders:
@@ -43,6 +38,5 @@ def mila_saved_game(game: Game, game_id: str) -> dict[str, Any]:
                     orders.setdefault(result.power, []).append("WAIVE")
             doc["orders"] = orders
             phases.append(doc)
-        position = played.position
-    phases.append(document_from_state(position.state, rules))
+    phases.append(document_from_state(game.position.state, rules))
     return saved_game_from_phases(phases, game_id=game_id, rules=rules, metadata={"variant": variant.name})

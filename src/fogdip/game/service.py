@@ -1,15 +1,11 @@
-"""The game service: everything a game master, a player's client or a bot does with a game,
-whatever keeps it.
+"""A game between turns: everything its variant lets be done with it, whoever asks.
 
-:class:`Game` is one game between turns: file and screen orders, adjudicate, and give each
-power its view (its reports, what it knows, the whole history once the variant reveals it)
-and the game master his. It holds nothing but its record, so games never share a value and a
-process can run as many as it likes. :class:`GameService` loads and saves games in a
-:class:`fogdip.game.store.GameStore`.
+:class:`Game` files and screens orders, adjudicates, and gives each power its view (its
+reports, what it knows, the whole history once the variant reveals it) and the game master
+his. It holds nothing but its record, so games never share a value and a process can run as
+many as it likes. Who may ask for what, and when, is the table's (:mod:`fogdip.game.table`).
 
->>> from fogdip.game.store import MemoryStore
->>> games = GameService(MemoryStore())
->>> game = games.create("g1", "fog-of-war", {"end_year": 1902})
+>>> game = Game.create("fog-of-war", end_year=1902)
 >>> [check.ok for check in game.file("FRANCE", ["A PAR - BUR", "A PAR - NTH"])]
 [True, False]
 >>> game.filed
@@ -17,8 +13,7 @@ process can run as many as it likes. :class:`GameService` loads and saves games 
 >>> _ = game.file("FRANCE", ["A PAR - BUR"])
 >>> game.adjudicate().turn
 'S1901M'
->>> games.save("g1", game)
->>> view = games.open("g1").view("FRANCE")
+>>> view = game.view("FRANCE")
 >>> view.next_turn, len(view.reports)
 ('S1901R', 2)
 """
@@ -27,28 +22,28 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fogdip.codec.errors import CodecError
-from fogdip.codec.gamefiles import GameFileError
-from fogdip.codec.observations import observation_from_json, observation_to_json
-from fogdip.codec.turns import options_of_document, turn_document
-from fogdip.engine.errors import FogdipError
+from fogdip.codec.turns import options_of_document, record_document
 from fogdip.engine.judge import solo_winner
 from fogdip.fog.knowledge import Knowledge
 from fogdip.fog.observation import Observation
-from fogdip.game.store import GameStore
+from fogdip.game.refusals import Refusal, Refused
+from fogdip.game.settings import power_named
 from fogdip.variants import Position, TurnResult, Variant
 from fogdip.variants.filing import LineCheck, check_lines
-from fogdip.variants.record import GameRecord, TurnRecord
+from fogdip.variants.lines import read_lines
+from fogdip.variants.record import Ending, GameRecord, History, TurnRecord
 
 
-class GameError(FogdipError):
+class GameError(Refusal):
     """A request a game cannot satisfy: an unknown power, orders after the end, a game id
-    already taken."""
+    already taken (a refusal: not now, or not so)."""
+
+    def __init__(self, message: str, kind: Refused = Refused.CONFLICT) -> None:
+        super().__init__(kind, message, kind.value)
 
 
 @dataclass(frozen=True)
@@ -74,7 +69,7 @@ class MasterView:
     position: Position
     status: Mapping[str, str]
     filed: Mapping[str, tuple[str, ...]]
-    results: tuple[dict[str, Any], ...]
+    turns: tuple[TurnRecord, ...]
 
 
 class Game:
@@ -97,7 +92,7 @@ class Game:
             GameRecord(
                 variant,
                 position,
-                opening={power: observation_to_json(seen) for power, seen in opening.items()},
+                history=History(opening),
                 knowledge={power: Knowledge.rebuild(power, [seen]) for power, seen in opening.items()},
             )
         )
@@ -128,25 +123,73 @@ class Game:
 
     def power_named(self, name: str) -> str:
         """The power ``name`` stands for: its full name or at least its first three letters,
-        in any case."""
-        wanted = name.strip().upper()
-        for power in self.powers:
-            if power == wanted or (power.startswith(wanted) and len(wanted) >= 3):
-                return power
-        raise GameError(f"unknown power {name!r}: the powers are {', '.join(self.powers)}")
+        in any case (:func:`fogdip.game.settings.power_named`)."""
+        try:
+            return power_named(name, self.powers)
+        except Refusal as refusal:
+            raise GameError(refusal.message, Refused.BAD_REQUEST) from None
+
+    def still_in(self) -> tuple[str, ...]:
+        """The powers still in the game: every power before the setup is played, then those
+        not eliminated. The one rule for who votes for a draw, who shares one by default, and
+        who is waited for.
+
+        >>> Game.create("standard").still_in()[:2]
+        ('AUSTRIA', 'ENGLAND')
+        """
+        position = self.record.position
+        if position.setup_pending:
+            return self.powers
+        return tuple(power for power in self.powers if not position.state.is_eliminated(power))
 
     def status(self) -> dict[str, str]:
         """Per power: how many lines it has filed for the next turn, or that it has not."""
-        position = self.record.position
+        still_in = self.still_in()
         out = {}
-        for power in position.state.powers:
+        for power in self.powers:
             if power in self.record.filed:
                 out[power] = f"filed {len(self.record.filed[power])} line(s)"
-            elif position.state.is_eliminated(power) and not position.setup_pending:
+            elif power not in still_in:
                 out[power] = "eliminated"
             else:
                 out[power] = "not filed"
         return out
+
+    def unordered(self, power: str, lines: Sequence[str] | None = None) -> int:
+        """How many of ``power``'s units its filed lines (or ``lines``) leave without an
+        order for the next turn's first phase: each will hold (or be disbanded, or take the
+        game's default). In an adjustment phase, the builds or removals due that no line
+        makes; in a setup, the units still to be placed.
+
+        >>> game = Game.create("standard")
+        >>> game.unordered("FRANCE"), game.unordered("FRANCE", ["A PAR - BUR"])
+        (3, 2)
+        """
+        power = self._power(power)
+        position = self.record.position
+        given = list(self.record.filed.get(power, ()) if lines is None else lines)
+        if position.completed:
+            return 0
+        state = position.state
+        if position.setup_pending:
+            from fogdip.variants import setup as setups
+
+            return max(len(setups.default_units(power, self.variant.options.setup, state.board)) - len(given), 0)
+        kinds = self.variant.turn_kinds(position)
+        read = [line for line in read_lines(given, kinds, state.board, self.variant.options) if line.kind == kinds[0]]
+        if kinds[0] == "A":
+            due = abs(self.variant.build_sites(state).adjustment(power))
+            return max(due - len([line for line in read if not line.conditional]), 0)
+        commanded = set()
+        for line in read:
+            unit = getattr(line.order, "unit", None)
+            if unit is not None and not line.conditional:
+                commanded.add(state.board.province_of(unit.location))
+        if kinds[0] == "R":
+            mine = [province for province, gone in state.dislodged.items() if gone.unit.power == power]
+        else:
+            mine = [province for province, unit in state.units.items() if unit.power == power]
+        return len([province for province in mine if province not in commanded])
 
     # --- orders and turns -----------------------------------------------------------------
 
@@ -167,18 +210,18 @@ class Game:
 
     def adjudicate(self) -> TurnResult:
         """Play the next turn with the orders filed (powers that filed nothing hold or get
-        their defaults); keep the result, each power's report and what each now knows."""
+        their defaults); keep the turn, each power's report and what each now knows."""
         record = self.record
         if record.position.completed:
             raise GameError("the game is over; there is no turn to adjudicate")
         played = record.variant.play(record.position, record.filed)
-        result = turn_document(played, record.variant)
-        reports = result.pop("reports")
-        result.pop("state")
         for power, seen in played.observations.items():
-            if power in record.knowledge:
-                record.knowledge[power].update(seen)
-        record.history.append(TurnRecord(played.turn, record.filed, result, reports))
+            known = record.knowledge.get(power)
+            if known is None:
+                known = Knowledge.rebuild(power, record.history.reports(power))
+            known.update(seen)
+            record.knowledge[power] = known
+        record.history.append(TurnRecord.of(played, record.filed))
         record.position = played.position
         record.filed = {}
         return played
@@ -196,10 +239,10 @@ class Game:
         record = self.record
         if record.position.completed:
             raise GameError("the game is over already")
-        shared = sorted({self._power(power) for power in powers})
+        shared = tuple(sorted({self._power(power) for power in powers}))
         if not shared:
             raise GameError("a draw is shared by at least one power")
-        record.ending = {"draw": shared, "turn": self.turn}
+        record.ending = Ending(shared, self.turn)
         ended = record.position.state.with_changes(completed=True)
         record.position = dataclasses.replace(record.position, state=ended, setup_pending=False)
         record.filed = {}
@@ -212,30 +255,24 @@ class Game:
         if not record.position.completed:
             return None
         if record.ending is not None:
-            return {"result": "draw", "powers": list(record.ending["draw"]), "agreed": record.ending["turn"]}
-        state = record.position.state
-        winner = solo_winner(state, record.variant.rules)
+            return {"result": "draw", "powers": list(record.ending.draw), "agreed": record.ending.turn}
+        winner = solo_winner(record.position.state, record.variant.rules)
         if winner is not None:
             return {"result": "solo", "powers": [winner]}
-        return {"result": "draw", "powers": [power for power in self.powers if not state.is_eliminated(power)]}
+        return {"result": "draw", "powers": list(self.still_in())}
 
     # --- views ----------------------------------------------------------------------------
 
-    def report_documents(self, power: str) -> list[dict[str, Any]]:
-        """Every report ``power`` has received, as it was sent, the opening one first."""
-        power = self._power(power)
-        out = [self.record.opening[power]] if power in self.record.opening else []
-        out.extend(turn.reports[power] for turn in self.record.history if power in turn.reports)
-        return out
-
     def reports(self, power: str) -> list[Observation]:
-        """Every report ``power`` has received, read back into values."""
-        power = self._power(power)
-        damaged = f"{self.name} has a damaged report of {power}"
-        try:
-            return [observation_from_json(report, damaged) for report in self.report_documents(power)]
-        except CodecError as exc:
-            raise GameFileError(f"{exc}; restore it from a backup") from None
+        """Every report ``power`` has received, the opening one first."""
+        return self.record.history.reports(self._power(power))
+
+    def latest_report(self, power: str) -> Observation:
+        """The last report ``power`` received: what it knows the board to be now."""
+        latest = self.record.history.latest(self._power(power))
+        if latest is None:
+            raise GameError(f"{power} has received no report yet")
+        return latest
 
     def knowledge(self, power: str) -> Knowledge:
         """What ``power`` knows now (a copy). Kept turn by turn; rebuilt from its reports when
@@ -264,7 +301,7 @@ class Game:
             self.record.position,
             self.status(),
             {power: tuple(lines) for power, lines in self.record.filed.items()},
-            tuple({"turn": turn.turn, **turn.result} for turn in self.record.history),
+            tuple(self.record.history),
         )
 
     def revealed_history(self) -> list[dict[str, Any]] | None:
@@ -272,7 +309,12 @@ class Game:
         turn's orders and results for everyone; ``None`` before that."""
         if not (self.record.position.completed and self.record.variant.options.reveal_at_end):
             return None
-        return [_revealed(turn) for turn in self.record.history]
+        return [_revealed(turn, self.record.variant) for turn in self.record.history]
+
+    def result_document(self, turn: TurnRecord) -> dict[str, Any]:
+        """The game master's record of a played turn, as ``fogdip adjudicate`` prints it
+        (without its reports and next state)."""
+        return record_document(turn, self.record.variant)
 
     def _power(self, name: str) -> str:
         if name not in self.powers:
@@ -280,48 +322,17 @@ class Game:
         return name
 
 
-def _revealed(turn: TurnRecord) -> dict[str, Any]:
-    result = turn.result
-    powers = result.get("powers", {})
-    results = result.get("results", {})
-    return {
-        "turn": turn.turn,
-        "orders": {
-            unit: {"power": powers.get(unit), "order": order, "result": results.get(unit, [])}
-            for unit, order in result.get("orders", {}).items()
-        },
-    }
+def _revealed(turn: TurnRecord, variant: Variant) -> dict[str, Any]:
+    """Every order of a turn, whose it was and its result (the phases of a combined turn in
+    order, the later ones' orders after the first's)."""
+    result = record_document(turn, variant)
+    orders: dict[str, dict[str, Any]] = {}
+    for part in (result, *result.get("then", ())):
+        for unit, order in part["orders"].items():
+            orders.setdefault(
+                unit, {"power": part["powers"].get(unit), "order": order, "result": part["results"].get(unit, [])}
+            )
+    return {"turn": turn.turn, "orders": orders}
 
 
-class GameService:
-    """Games by id, in one store."""
-
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
-
-    def create(
-        self, game_id: str, preset: str, options: Mapping[str, Any] | None = None, *, replace: bool = False
-    ) -> Game:
-        """Start a new game of ``preset`` with option overrides and keep it under ``game_id``
-        (the options are a mapping, so no option's name can collide with these parameters)."""
-        if not replace and self.store.exists(game_id):
-            raise GameError(f"a game is already kept as {game_id}: choose another name, or replace it")
-        game = Game(Game.create(preset, **dict(options or {})).record, game_id)
-        self.store.save(game_id, game.record)
-        return game
-
-    def open(self, game_id: str) -> Game:
-        return Game(self.store.load(game_id), game_id)
-
-    def save(self, game_id: str, game: Game) -> None:
-        self.store.save(game_id, game.record)
-
-    @contextmanager
-    def change(self, game_id: str) -> Iterator[Game]:
-        """Open a game to change it; it is saved if the block ends without an error."""
-        game = self.open(game_id)
-        yield game
-        self.save(game_id, game)
-
-
-__all__ = ["Game", "GameError", "GameService", "MasterView", "PowerView"]
+__all__ = ["Game", "GameError", "MasterView", "PowerView"]

@@ -1,16 +1,18 @@
-"""Where games are kept: a small repository interface, and the stores fogdip ships.
+"""Where tables are kept: one small interface, and the stores fogdip ships.
 
-A store keeps each game's record under an id and gives back a fresh copy on every load, so a
-game changed and not saved changes nothing, and two games never share a value. ``fogdip gm``
-uses :class:`FileStore` (one game file per game); tests and bots use :class:`MemoryStore`;
-the server plugs in a database behind the same three methods.
+A store keeps each table (its game with every turn played, its seats, settings, clock and
+press) under an id, and gives back a fresh copy on every load, so a table changed and not saved
+changes nothing, and two tables never share a value. ``fogdip gm`` uses :class:`FileStore`
+(one game file per game); tests and bots use :class:`MemoryStore`; the server keeps tables in
+its database behind the same methods (``fogdip.server.store``).
 
->>> from fogdip.variants import Variant
->>> from fogdip.variants.record import GameRecord
+>>> from fogdip.game.service import Game
+>>> from fogdip.game.table import Table
+>>> from fogdip.game.settings import TableSettings
 >>> store = MemoryStore()
->>> variant = Variant.named("standard")
->>> store.save("g1", GameRecord(variant, variant.start()))
->>> store.exists("g1"), store.load("g1").position.name
+>>> game = Game.create("standard")
+>>> store.save(Table.new("g1", game, TableSettings.for_game(game, postal=True), master="gm"))
+>>> store.exists("g1"), store.load("g1").turn
 (True, 'S1901M')
 """
 
@@ -19,48 +21,234 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterable
+from datetime import UTC
 from pathlib import Path
 from typing import Any, Protocol
 
-from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
+from fogdip.codec.gamefiles import (
+    GameFileError,
+    MessageJSON,
+    SeatJSON,
+    TableJSON,
+    game_to_json,
+    read_game_file,
+)
 from fogdip.engine.errors import FogdipError
-from fogdip.variants.record import GameRecord
+from fogdip.game.clock import Clock
+from fogdip.game.events import SeatsSwapped
+from fogdip.game.press import Message
+from fogdip.game.seats import Member, Seat
+from fogdip.game.service import Game
+from fogdip.game.settings import (
+    DrawVotes,
+    ObserverView,
+    PhaseType,
+    PressMode,
+    PressRange,
+    Status,
+    TableSettings,
+)
+from fogdip.game.table import Table
+
+#: Who keeps a game file's table when nobody else is named: the game master at the console.
+CONSOLE = "gm"
 
 
 class GameNotFound(FogdipError):
     """No game is kept under the id asked for."""
 
 
-class GameStore(Protocol):
-    """Keeps game records by id. ``load`` raises :class:`GameNotFound` for an unknown id and
-    :class:`fogdip.codec.gamefiles.GameFileError` for a damaged record."""
+class TableStore(Protocol):
+    """Keeps tables by id. ``load`` raises :class:`GameNotFound` for an unknown id and
+    :class:`fogdip.codec.gamefiles.GameFileError` for a damaged one."""
 
-    def exists(self, game_id: str) -> bool: ...
+    def exists(self, table_id: str) -> bool: ...
 
-    def load(self, game_id: str) -> GameRecord: ...
+    def load(self, table_id: str) -> Table: ...
 
-    def save(self, game_id: str, record: GameRecord) -> None: ...
+    def save(self, table: Table) -> None:
+        """Keep the table as it now is: its game, seats, settings and clock, and the
+        messages it sent (:attr:`Table.sent`)."""
+        ...
+
+    def messages(self, table: Table, member: Member) -> list[Message]:
+        """The messages ``member`` may read, in the order sent."""
+        ...
 
 
-class MemoryStore:
-    """Games kept in this process as their game-file JSON: every load reads it afresh."""
+#: The older name: a store keeps tables, each with its game.
+GameStore = TableStore
+
+
+def table_json(table: Table, messages: Iterable[Message] = ()) -> TableJSON:
+    """The table part of a game file."""
+    settings = table.settings
+    return TableJSON(
+        status=table.status.value,
+        name=settings.name,
+        preset=settings.preset,
+        private=settings.private,
+        invite=table.invite,
+        master=table.master,
+        press=settings.press.value,
+        press_range=settings.press_range.value,
+        observers=settings.observers.value,
+        draw_votes=settings.draw_votes.value,
+        ready_counts=settings.ready_counts,
+        deadlines={kind.value: seconds for kind, seconds in settings.deadlines.items()},
+        postal=settings.postal,
+        seats=[
+            SeatJSON(power=s.power, player=s.player, bot=s.bot, ready=s.ready, draw=s.draw, read=s.read)
+            for s in table.seats
+        ],
+        watching=sorted(table.watching),
+        deadline=table.clock.deadline,
+        paused_left=table.clock.paused_left,
+        messages=[
+            MessageJSON(
+                turn=m.turn,
+                sender=m.sender,
+                recipients=None if m.recipients is None else list(m.recipients),
+                body=m.body,
+                claim=m.claim,
+            )
+            for m in messages
+        ],
+    )
+
+
+def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, list[Message]]:
+    """The table a game file keeps (and its press): a file without one (written by an earlier
+    fogdip, or for a game alone) is a postal game the game master at the console runs."""
+    if part is None:
+        settings = TableSettings.for_game(game, postal=True)
+        table = Table.new(table_id, game, settings, master=CONSOLE, status=Status.ACTIVE)
+        return table, []
+    settings = TableSettings(
+        name=part.name or f"{game.variant.name} game",
+        preset=part.preset or game.variant.options.name.partition("+")[0],
+        private=part.private,
+        press=PressMode(part.press),
+        press_range=PressRange(part.press_range),
+        observers=ObserverView(part.observers),
+        draw_votes=DrawVotes(part.draw_votes),
+        ready_counts=part.ready_counts,
+        deadlines={PhaseType(kind): seconds for kind, seconds in part.deadlines.items()},
+        postal=part.postal,
+    )
+    by_power = {seat.power: seat for seat in part.seats}
+    seats = [
+        Seat(power, known.player, known.bot, known.ready, known.draw, known.read)
+        if (known := by_power.get(power)) is not None
+        else Seat(power)
+        for power in game.powers
+    ]
+    deadline = part.deadline if part.deadline is None or part.deadline.tzinfo else part.deadline.replace(tzinfo=UTC)
+    table = Table(
+        table_id,
+        game,
+        settings,
+        Status(part.status),
+        part.master,
+        seats,
+        part.invite,
+        set(part.watching),
+        Clock(deadline, part.paused_left),
+    )
+    press = [
+        Message(m.turn, m.sender, None if m.recipients is None else tuple(m.recipients), m.body, m.claim)
+        for m in part.messages
+    ]
+    return table, press
+
+
+def swapped_press(messages: list[Message], table: Table) -> list[Message]:
+    """The press after the seats the table swapped changed hands: a message goes with the
+    players who wrote and received it."""
+    for event in table.events:
+        if isinstance(event, SeatsSwapped):
+            names = {event.first: event.second, event.second: event.first}
+            messages = [
+                Message(
+                    m.turn,
+                    names.get(m.sender, m.sender),
+                    None if m.recipients is None else tuple(sorted(names.get(r, r) for r in m.recipients)),
+                    m.body,
+                    None if m.claim is None else names.get(m.claim, m.claim),
+                )
+                for m in messages
+            ]
+    return messages
+
+
+def readable(messages: Iterable[Message], member: Member) -> list[Message]:
+    """The messages ``member`` may read: every one (the game master), those to all (an
+    observer), a player's own and those sent to it."""
+    if member.power is None:
+        return [m for m in messages if m.to_all] if member.role.value != "master" else list(messages)
+    return [m for m in messages if m.reaches(member.power)]
+
+
+class _DocumentStore:
+    """A store that keeps each table as its game file's JSON document."""
+
+    def _read(self, table_id: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _write(self, table_id: str, document: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def load(self, table_id: str) -> Table:
+        record, part = read_game_file(self._read(table_id), self._where(table_id))
+        return table_of(table_id, Game(record, self._where(table_id)), part)[0]
+
+    def save(self, table: Table) -> None:
+        press = self._press(table.id) if self.exists(table.id) else []
+        press = swapped_press(press, table) + list(table.sent)
+        self._write(table.id, game_to_json(table.game.record, table_json(table, press)))
+        table.sent.clear()
+        table.events.clear()
+
+    def messages(self, table: Table, member: Member) -> list[Message]:
+        return readable(self._press(table.id) if self.exists(table.id) else [], member)
+
+    def exists(self, table_id: str) -> bool:
+        raise NotImplementedError
+
+    def _press(self, table_id: str) -> list[Message]:
+        part = self._read(table_id).get("table")
+        if not isinstance(part, dict):
+            return []
+        return [
+            Message(m.turn, m.sender, None if m.recipients is None else tuple(m.recipients), m.body, m.claim)
+            for m in TableJSON.model_validate(part).messages
+        ]
+
+    def _where(self, table_id: str) -> str:
+        return f"game {table_id!r}"
+
+
+class MemoryStore(_DocumentStore):
+    """Tables kept in this process as their game files' JSON: every load reads it afresh."""
 
     def __init__(self) -> None:
         self._games: dict[str, str] = {}
 
-    def exists(self, game_id: str) -> bool:
-        return game_id in self._games
+    def exists(self, table_id: str) -> bool:
+        return table_id in self._games
 
-    def load(self, game_id: str) -> GameRecord:
-        if game_id not in self._games:
-            raise GameNotFound(f"no game {game_id!r}")
-        return game_from_json(json.loads(self._games[game_id]), f"game {game_id!r}")
+    def _read(self, table_id: str) -> dict[str, Any]:
+        if table_id not in self._games:
+            raise GameNotFound(f"no game {table_id!r}")
+        document: dict[str, Any] = json.loads(self._games[table_id])
+        return document
 
-    def save(self, game_id: str, record: GameRecord) -> None:
-        self._games[game_id] = json.dumps(game_to_json(record), sort_keys=True)
+    def _write(self, table_id: str, document: dict[str, Any]) -> None:
+        self._games[table_id] = json.dumps(document, sort_keys=True)
 
 
-class FileStore:
+class FileStore(_DocumentStore):
     """One game file per game; the id is the file's path (relative to ``root``, if given).
 
     Writes are atomic: a temporary file in the same directory, flushed to disk, then renamed
@@ -70,14 +258,17 @@ class FileStore:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root
 
-    def path(self, game_id: str) -> Path:
-        return Path(game_id) if self.root is None else self.root / game_id
+    def path(self, table_id: str) -> Path:
+        return Path(table_id) if self.root is None else self.root / table_id
 
-    def exists(self, game_id: str) -> bool:
-        return self.path(game_id).exists()
+    def exists(self, table_id: str) -> bool:
+        return self.path(table_id).exists()
 
-    def load(self, game_id: str) -> GameRecord:
-        path = self.path(game_id)
+    def _where(self, table_id: str) -> str:
+        return str(self.path(table_id))
+
+    def _read(self, table_id: str) -> dict[str, Any]:
+        path = self.path(table_id)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -86,17 +277,20 @@ class FileStore:
             ) from None
         except OSError as exc:
             raise GameFileError(f"cannot read {path}: {exc.strerror}") from None
-        return game_from_json(_json(text, path), str(path))
+        return _json(text, path)
 
-    def save(self, game_id: str, record: GameRecord) -> None:
-        _write_atomically(self.path(game_id), json.dumps(game_to_json(record), indent=1, sort_keys=True) + "\n")
+    def _write(self, table_id: str, document: dict[str, Any]) -> None:
+        _write_atomically(self.path(table_id), json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
-def _json(text: str, path: Path) -> Any:
+def _json(text: str, path: Path) -> dict[str, Any]:
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameFileError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+    if not isinstance(value, dict):
+        raise GameFileError(f"{path} is not a fogdip game file: it holds no JSON object")
+    return value
 
 
 def _write_atomically(path: Path, payload: str) -> None:
@@ -121,4 +315,15 @@ def _write_atomically(path: Path, payload: str) -> None:
         os.close(descriptor)
 
 
-__all__ = ["FileStore", "GameNotFound", "GameStore", "MemoryStore"]
+__all__ = [
+    "CONSOLE",
+    "FileStore",
+    "GameNotFound",
+    "GameStore",
+    "MemoryStore",
+    "TableStore",
+    "readable",
+    "swapped_press",
+    "table_json",
+    "table_of",
+]

@@ -28,7 +28,6 @@ from fogdip.fog.observation import Observation
 from fogdip.fog.sight import masked_order
 from fogdip.game.service import Game, GameError
 from fogdip.maps.scene import DrawnOrder, Scene, master_scene, phase_name, power_scene
-from fogdip.variants import Position
 
 
 def power_scenes(board: Map, reports: Sequence[Observation]) -> list[Scene]:
@@ -71,26 +70,18 @@ def _report_index(reports: Sequence[Observation], phase: str) -> int:
 
 def master_scene_of(game: Game, turn: str | None = None) -> Scene:
     """The game master's map after ``turn`` (default: the latest; before any, the start): the
-    position it reached, every order of the turn and its result."""
+    position it reached (as kept with the turn), every order of the turn and its result."""
     history = game.record.history
-    if not history and turn is None:
+    if not len(history) and turn is None:
         return master_scene(game.position.state, title="the start")
     wanted = history[-1].turn if turn is None else turn.strip().upper()
-    index = next((i for i, played in enumerate(history) if played.turn == wanted), None)
+    index = history.index_of(wanted)
     if index is None:
-        raise GameError(f"no turn {wanted} has been played; played: {', '.join(t.turn for t in history) or 'none yet'}")
-    state = game.position.state if index == len(history) - 1 else _replayed(game, index + 1).state
-    return _turn_scene(state, history[index].result)
-
-
-def _replayed(game: Game, turns: int) -> Position:
-    """The position after the first ``turns`` turns, played again from the start with the
-    orders filed (a game file keeps each turn's result, not each position)."""
-    variant = game.variant
-    position = variant.start()
-    for played in game.record.history[:turns]:
-        position = variant.play(position, played.orders).position
-    return position
+        raise GameError(f"no turn {wanted} has been played; played: {', '.join(history.names()) or 'none yet'}")
+    played = history[index]
+    # The last turn's position is the game's own: a draw agreed since ended it there.
+    state = game.position.state if index == len(history) - 1 else played.position.state
+    return _turn_scene(state, game.result_document(played))
 
 
 def _turn_scene(state: GameState, doc: Mapping[str, Any]) -> Scene:
