@@ -26,6 +26,7 @@ from fogdip.codec.api import (
     MessageOut,
     MessagesOut,
     OrdersOut,
+    ReadyOut,
     SessionOut,
     TokenOut,
     TurnOut,
@@ -149,6 +150,7 @@ class FogdipClient:
         observers: str = "press",
         draw_votes: str | None = None,
         ready_counts: bool | None = None,
+        accept_leaks: bool = False,
     ) -> GameOut:
         """A new game you master; ``deadlines`` in seconds per phase type (``movement``,
         ``retreats``, ``adjustments``); ``press`` its press mode (default: the variant's);
@@ -164,6 +166,7 @@ class FogdipClient:
             "observers": observers,
             "draw_votes": draw_votes,
             "ready_counts": ready_counts,
+            "accept_leaks": accept_leaks,
         }
         return GameOut.model_validate(self._json("POST", "/api/v1/games", json=body))
 
@@ -178,9 +181,17 @@ class FogdipClient:
         body = {"preset": preset, "options": options or {}, "power": power}
         return GameOut.model_validate(self._json("POST", "/api/v1/games/against-bots", json=body))
 
-    def ready(self, game_id: str, ready: bool = True) -> TurnOut:
-        """Mark your orders ready; the turn is adjudicated once every seat is."""
-        return TurnOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/ready", json={"ready": ready}))
+    def ready(self, game_id: str, ready: bool = True, *, turn: str | None = None) -> ReadyOut:
+        """Mark your orders for ``turn`` ready; the turn is adjudicated once every seat is.
+        ``turn`` is the turn you read (:meth:`_turn`: the game's turn now, if not given)."""
+        body = {"ready": ready, "turn": self._turn(game_id, turn)}
+        return ReadyOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/ready", json=body))
+
+    def _turn(self, game_id: str, turn: str | None) -> str:
+        """The turn a request is for: as given, or the game's turn as it is now (a script that
+        read the board earlier should pass the turn it read, so that a turn played meanwhile
+        is refused rather than its orders filed for the next)."""
+        return turn if turn is not None else self.game(game_id).turn
 
     def join(self, game_id: str, power: str | None = None, invite: str | None = None) -> GameOut:
         body = {"power": power, "invite": invite}
@@ -250,10 +261,14 @@ class FogdipClient:
             self._json("POST", f"/api/v1/games/{game_id}/messages/read", json={"up_to": up_to})
         )
 
-    def file_orders(self, game_id: str, lines: list[str]) -> OrdersOut:
-        """File the power's orders, replacing earlier ones; raises :class:`ApiFailure` (422,
-        with every line's verdict in ``body``) if a line is refused, and nothing is filed."""
-        return OrdersOut.model_validate(self._json("PUT", f"/api/v1/games/{game_id}/orders", json={"lines": lines}))
+    def file_orders(self, game_id: str, lines: list[str], *, turn: str | None = None) -> OrdersOut:
+        """File the power's orders for ``turn`` (:meth:`_turn`), replacing earlier ones; raises
+        :class:`ApiFailure` (422, with every line's verdict in ``body``) if a line is refused,
+        and nothing is filed; 409 (``stale``) if the turn was played meanwhile."""
+        body = {"lines": lines, "turn": self._turn(game_id, turn)}
+        return OrdersOut.model_validate(self._json("PUT", f"/api/v1/games/{game_id}/orders", json=body))
 
-    def adjudicate(self, game_id: str) -> TurnOut:
-        return TurnOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/adjudicate"))
+    def adjudicate(self, game_id: str, *, turn: str | None = None) -> TurnOut:
+        """Play ``turn`` now (:meth:`_turn`): the game master's."""
+        body = {"turn": self._turn(game_id, turn)}
+        return TurnOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/adjudicate", json=body))

@@ -111,7 +111,9 @@ def upgrade(data: DataOption = None, database: DatabaseOption = None) -> None:
         assert isinstance(settings, Settings)
         db = Database(settings.database_url)
         before = db.revision()
-        db.upgrade()
+        damaged = db.upgrade()
         after = db.revision()
         db.dispose()
+    for reason in damaged:
+        typer.echo(f"fogdip: warning: {reason}; it was left as it was", err=True)
     typer.echo(f"Database at migration {after}" + ("" if before == after else f" (was {before or 'empty'})") + ".")

@@ -97,6 +97,11 @@ class GameIn(BaseModel):
         default=None,
         description="whether members are told how many powers are ready; none: yes unless the variant has fog",
     )
+    accept_leaks: bool = Field(
+        default=False,
+        description="options that let the schedule tell every power what happened out of sight are refused "
+        "unless this is true",
+    )
 
 
 class SeatOut(BaseModel):
@@ -160,8 +165,18 @@ class ExtendIn(BaseModel):
     seconds: float = Field(gt=0, le=30 * 86400, description="how much longer the current turn has")
 
 
+#: Every request that changes what a turn holds names the turn it is for: one sent for a turn
+#: played meanwhile is refused (409, code ``stale``) rather than applied to the next.
+_TURN = "the turn this is for, as the game shows it (e.g. S1901M); a turn played meanwhile gets a 409"
+
+
 class ReadyIn(BaseModel):
     ready: bool = True
+    turn: str = Field(max_length=16, description=_TURN)
+
+
+class AdjudicateIn(BaseModel):
+    turn: str = Field(max_length=16, description=_TURN)
 
 
 class DrawIn(BaseModel):
@@ -191,6 +206,7 @@ class BotsIn(BaseModel):
 
 class OrdersIn(BaseModel):
     lines: list[str] = Field(max_length=200, description="order lines, one per line as in 'fogdip gm orders'")
+    turn: str = Field(max_length=16, description=_TURN)
 
 
 class LineOut(BaseModel):
@@ -209,6 +225,14 @@ class TurnOut(BaseModel):
     adjudicated: str | None = Field(description="the turn just adjudicated; none if the turn still waits")
     next: str
     completed: bool
+
+
+class ReadyOut(TurnOut):
+    unordered: int = Field(
+        default=0,
+        description="how many of your units your orders leave without one (each holds, or takes the game's default)",
+    )
+    note: str | None = Field(default=None, description="what the mark leaves to the game's defaults, in words")
 
 
 class MessageIn(BaseModel):

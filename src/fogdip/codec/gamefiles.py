@@ -199,7 +199,7 @@ def game_to_json(record: GameRecord, table: TableJSON | None = None) -> dict[str
         "format": FORMAT,
         "schema": SCHEMA,
         "position": position_document(record.position, variant),
-        "filed": record.filed,
+        "filed": {power: list(lines) for power, lines in record.filed.items()},
         "history": [turn_to_json(turn, variant) for turn in record.history],
         "opening": {power: observation_to_json(seen) for power, seen in sorted(record.opening.items())},
         "knowledge": {power: knowledge_to_json(known) for power, known in sorted(record.knowledge.items())},

@@ -46,6 +46,29 @@ from fogdip.variants.filing import LineCheck
 BotPlayer = Callable[[Variant, Observation, random.Random], list[str]]
 
 
+def membership(
+    account: str | None,
+    seats: Iterable[tuple[str, str | None]],
+    master: str | None,
+    watching: bool,
+    observers: ObserverView,
+) -> Member:
+    """What the account is in a game whose seats (power, player), master and observers are
+    these: a player's seat comes first (someone who set up a game against bots and plays in it
+    sees it as a player), then the game master, then an observer where the game takes them.
+    The one rule, for a table and for the streams that follow who holds which seat."""
+    if account is None:
+        return NOBODY
+    for power, player in seats:
+        if player == account:
+            return Member(Role.PLAYER, power)
+    if account == master:
+        return Member(Role.MASTER)
+    if watching and observers is not ObserverView.NONE:
+        return Member(Role.OBSERVER)
+    return NOBODY
+
+
 @dataclass(frozen=True)
 class Played:
     """What a ready mark, the game master or a deadline did: the turn played (``None``: it
@@ -108,6 +131,33 @@ class Table:
             status = Status.FINISHED
         return cls(table_id, game, settings, status, master, [Seat(power) for power in game.powers], invite)
 
+    @classmethod
+    def against_bots(
+        cls,
+        table_id: str,
+        game: Game,
+        settings: TableSettings,
+        player: Actor,
+        power: str | None,
+        *,
+        moment: datetime,
+        invite: str | None = None,
+        rng: random.Random | None = None,
+    ) -> Table:
+        """A game against the bot, set up and started at once by its one player: it plays
+        ``power`` (or one at random), the bot every other. Nothing is hidden from that player
+        by who plays what: there the bot is ready at once and goes with its vote."""
+        if player.account is None:
+            raise Refusal.forbidden("sign in to play")
+        table = cls.new(table_id, game, settings, master=player.account, invite=invite)
+        seat = (rng or random.SystemRandom()).choice(table.seats) if power is None else table.seat(power)
+        seat.player = player.account
+        for other in table.seats:
+            other.bot = other is not seat
+        table.status = Status.ACTIVE
+        table.clock = table.clock.schedule(settings.deadline_for(table.turn), moment)
+        return table
+
     # --- who is who -------------------------------------------------------------------------
 
     @property
@@ -124,20 +174,17 @@ class Table:
         game against bots and plays in it sees it as a player. A postal game's master acting
         for a power is that power's player."""
         account = actor.account
-        if account is None:
-            return NOBODY
-        if actor.for_power is not None:
+        if account is not None and actor.for_power is not None:
             if account == self.master and self.settings.postal:
                 return Member(Role.PLAYER, self.seat(actor.for_power).power)
             raise Refusal.forbidden("only the master of a postal game acts for a power")
-        for seat in self.seats:
-            if seat.player == account:
-                return Member(Role.PLAYER, seat.power)
-        if account == self.master:
-            return Member(Role.MASTER)
-        if account in self.watching and self.settings.observers is not ObserverView.NONE:
-            return Member(Role.OBSERVER)
-        return NOBODY
+        return membership(
+            account,
+            ((seat.power, seat.player) for seat in self.seats),
+            self.master,
+            account in self.watching,
+            self.settings.observers,
+        )
 
     def may_see(self, member: Member, invite: str | None = None) -> bool:
         """Whether a member may see this game at all: any member, anyone if it is open, or
@@ -543,4 +590,4 @@ def _verdict(check: LineCheck) -> dict[str, object]:
     return {"number": check.number, "text": check.text, "ok": check.ok, "error": check.error}
 
 
-__all__ = ["BotPlayer", "Played", "ReadyCount", "ReadyMarked", "Table"]
+__all__ = ["BotPlayer", "Played", "ReadyCount", "ReadyMarked", "Table", "membership"]

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import MappingProxyType
 
 import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
@@ -24,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fogdip.game import Refusal, Refused
 from fogdip.server import auth, games, lifecycle, press, stream, transfer
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
@@ -34,7 +36,7 @@ from fogdip.server.memory import collect_garbage, take_over
 from fogdip.server.routing import one_hop
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
-from fogdip.server.turns import GameCache
+from fogdip.server.store import DamagedGame, ReadCache
 
 log = logging.getLogger("fogdip.server")
 
@@ -44,18 +46,20 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     (unless ``upgrade`` is false)."""
     database = Database(settings.database_url)
     hub = Hub(database)
+    reads = ReadCache()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if upgrade:
-            database.upgrade()
+            for reason in database.upgrade():
+                log.error("%s; it was left as it was", reason)
         # Sync routes run on the event loop's default thread pool (anyio's): sized here.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         collector = None
         if settings.gc_every > 0:
             take_over()
             collector = asyncio.create_task(collect_garbage(settings.gc_every))
-        keeper = asyncio.create_task(keep_deadlines(database, settings.deadline_check))
+        keeper = asyncio.create_task(keep_deadlines(database, reads, settings.deadline_check))
         feeder = asyncio.create_task(hub.run())
         yield
         keeper.cancel()
@@ -73,7 +77,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         # No redirects to a slash-ended path: they would echo the request's Host header.
         redirect_slashes=False,
     )
-    app.state.fogdip = ServerState(settings, database, hub, GameCache(database))
+    app.state.fogdip = ServerState(settings, database, hub, reads)
     app.include_router(auth.router)
     app.include_router(transfer.router)
     app.include_router(games.router)
@@ -101,6 +105,26 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": {"code": exc.code, "message": exc.message}, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(Refusal)
+    async def refused(_request: Request, exc: Refusal) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}, **dict(exc.detail)}, status_code=_STATUS[exc.kind]
+        )
+
+    @app.exception_handler(DamagedGame)
+    async def damaged(_request: Request, exc: DamagedGame) -> JSONResponse:
+        # The reason can name units: it goes to the server's log, never to a client.
+        log.error("%s", exc)
+        return JSONResponse(
+            {
+                "error": {
+                    "code": "damaged",
+                    "message": "this game's stored data cannot be read; the server's admin has been told",
+                }
+            },
+            status_code=500,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -142,6 +166,20 @@ def _errors(app: FastAPI) -> None:
             {"error": {"code": "internal", "message": "the server failed; nothing was changed; please report it"}},
             status_code=500,
         )
+
+
+#: The answer to each kind of refusal a table gives.
+_STATUS = MappingProxyType(
+    {
+        Refused.BAD_REQUEST: 400,
+        Refused.FORBIDDEN: 403,
+        Refused.NOT_FOUND: 404,
+        Refused.CONFLICT: 409,
+        Refused.STALE: 409,
+        Refused.LINES: 422,
+        Refused.TOO_MANY: 429,
+    }
+)
 
 
 def _unstorable() -> JSONResponse:

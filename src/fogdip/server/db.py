@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,7 +41,7 @@ class Database:
             path = url.removeprefix("sqlite:///")
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = create_engine(url, connect_args={"timeout": 30})
+            self.engine: Engine = create_engine(url, connect_args={"timeout": 30}, json_serializer=_compact)
             event.listen(self.engine, "connect", _sqlite_pragmas)
             # pysqlite's own transaction handling defers BEGIN; fogdip begins itself, IMMEDIATE,
             # so that a transaction that will write holds the write lock from its start (two
@@ -48,11 +49,13 @@ class Database:
             event.listen(self.engine, "begin", lambda connection: connection.exec_driver_sql("BEGIN IMMEDIATE"))
             # Reads go through an engine of their own that begins as SQLite does by default,
             # so that in WAL mode they never wait for a writer.
-            self.read_engine: Engine = create_engine(url, connect_args={"timeout": 30})
+            self.read_engine: Engine = create_engine(url, connect_args={"timeout": 30}, json_serializer=_compact)
             event.listen(self.read_engine, "connect", _sqlite_pragmas)
             event.listen(self.read_engine, "begin", lambda connection: connection.exec_driver_sql("BEGIN"))
         else:
-            self.engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+            self.engine = create_engine(
+                url, pool_size=10, max_overflow=20, pool_pre_ping=True, json_serializer=_compact
+            )
             self.read_engine = self.engine
         #: SQLite's one writer, as a lock of this process (a server on SQLite is one process).
         self._writer = threading.Lock() if self.is_sqlite else None
@@ -98,8 +101,11 @@ class Database:
         with self.read_sessions.begin() as session:
             yield session
 
-    def upgrade(self) -> None:
-        """Apply every migration not yet applied (``fogdip db upgrade``; ``fogdip serve`` at start)."""
+    def upgrade(self) -> list[str]:
+        """Apply every migration not yet applied (``fogdip db upgrade``; ``fogdip serve`` at
+        start); then turn every game an earlier fogdip kept whole into rows, by fogdip's codec
+        (which reads every game file an earlier fogdip wrote). The reasons of the games that
+        cannot be read (left as they were, for the admin)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
@@ -107,6 +113,13 @@ class Database:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+        # The store reads games with the codec: a layer above the database's own.
+        from fogdip.server.store import upgrade_games
+
+        with self.transaction() as session:
+            if not self.is_sqlite:
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            return upgrade_games(session)
 
     def head(self) -> str | None:
         """The latest migration this fogdip has."""
@@ -124,6 +137,11 @@ class Database:
     def dispose(self) -> None:
         self.engine.dispose()
         self.read_engine.dispose()
+
+
+def _compact(value: Any) -> str:
+    """JSON as the database keeps it: no spaces."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

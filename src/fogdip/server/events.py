@@ -25,8 +25,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
+from fogdip.game.seats import NOBODY, Member
+from fogdip.game.settings import ObserverView, Role
+from fogdip.game.table import membership
 from fogdip.server.db import Database
-from fogdip.server.models import ApiToken, Event, Session
+from fogdip.server.models import ApiToken, Event, GameRow, Observer, Seat, Session
 
 CHANNEL = "fogdip_events"
 log = logging.getLogger("fogdip.server")
@@ -75,7 +78,7 @@ REVOKED: dict[str, Any] = {"type": "revoked"}
 
 @dataclass
 class _Listener:
-    power: str | None  # whom it hears for: the game master (None), a power, or observers
+    account: int  # whose stream it is: whom it hears for is found again before each event
     credential: Credential
 
 
@@ -144,14 +147,13 @@ class Hub:
             self._loop.call_soon_threadsafe(self._wake.set)
 
     @contextlib.contextmanager
-    def stream(
-        self, game_id: str, power: str | None, credential: Credential
-    ) -> Iterator[asyncio.Queue[dict[str, Any]]]:
-        """A queue of the game's events for one connection that hears for ``power``
-        (:attr:`fogdip.server.members.Member.listener`) while the block runs; it is handed
+    def stream(self, game_id: str, account: int, credential: Credential) -> Iterator[asyncio.Queue[dict[str, Any]]]:
+        """A queue of the game's events for one connection of ``account`` while the block
+        runs. Before each event, whom it hears for is found again (the seat the account holds
+        now: a stream follows its holder's seat, swapped or taken), and it is handed
         :data:`REVOKED` instead once ``credential`` no longer holds."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
-        self._streams.setdefault(game_id, {})[queue] = _Listener(power, credential)
+        self._streams.setdefault(game_id, {})[queue] = _Listener(account, credential)
         try:
             yield queue
         finally:
@@ -185,21 +187,69 @@ class Hub:
         events = self._cursor.take(await run_in_threadpool(self._since, self._cursor.floor), time.monotonic())
         if not events:
             return
-        deliveries: list[tuple[asyncio.Queue[dict[str, Any]], Credential, dict[str, Any]]] = []
-        for event in events:
-            audience = event["audience"]
-            for queue, listener in list(self._streams.get(event["game"], {}).items()):
-                if audience is not None and listener.power is not None and listener.power not in audience:
-                    continue  # not for this connection's power: it is not told it happened
-                message = {"type": event["kind"], "game": event["game"], "turn": event["turn"], **event["detail"]}
-                deliveries.append((queue, listener.credential, message))
-        if not deliveries:
+        held = [
+            (event, queue, listener)
+            for event in events
+            for queue, listener in list(self._streams.get(event["game"], {}).items())
+        ]
+        if not held:
             return
-        valid = await run_in_threadpool(self._valid, {credential for _, credential, _ in deliveries})
-        for queue, credential, message in deliveries:
+        valid, members = await run_in_threadpool(
+            self._check,
+            {listener.credential for _, _, listener in held},
+            {event["game"] for event, _, _ in held},
+            {listener.account for _, _, listener in held},
+        )
+        for event, queue, listener in held:
+            member = members.get((event["game"], listener.account), NOBODY)
+            if member.role is Role.NONE:
+                continue  # no longer a member of the game: told nothing more of it
+            audience = event["audience"]
+            if audience is not None and member.listener is not None and member.listener not in audience:
+                continue  # not for this connection's power: it is not told it happened
             if queue.full():
                 continue  # a stalled connection misses updates; it can always re-read
-            queue.put_nowait(message if credential in valid else REVOKED)
+            message = {"type": event["kind"], "game": event["game"], "turn": event["turn"], **event["detail"]}
+            queue.put_nowait(message if listener.credential in valid else REVOKED)
+
+    def _check(
+        self, credentials: set[Credential], games: set[str], accounts: set[int]
+    ) -> tuple[set[Credential], dict[tuple[str, int], Member]]:
+        """Which credentials still hold, and what each listening account is in each game now,
+        in one hop (a few reads, however many streams)."""
+        return self._valid(credentials), self._members(games, accounts)
+
+    def _members(self, games: set[str], accounts: set[int]) -> dict[tuple[str, int], Member]:
+        with self.db.lookup() as connection:
+            seats: dict[str, list[tuple[str, str | None]]] = {}
+            for game_id, power, user_id in connection.execute(
+                select(Seat.game_id, Seat.power, Seat.user_id).where(Seat.game_id.in_(games))
+            ):
+                seats.setdefault(game_id, []).append((power, None if user_id is None else str(user_id)))
+            rows = {
+                game_id: (master_id, observers)
+                for game_id, master_id, observers in connection.execute(
+                    select(GameRow.id, GameRow.master_id, GameRow.observers).where(GameRow.id.in_(games))
+                )
+            }
+            watching = set(
+                connection.execute(
+                    select(Observer.game_id, Observer.user_id).where(
+                        Observer.game_id.in_(games), Observer.user_id.in_(accounts)
+                    )
+                ).tuples()
+            )
+        out: dict[tuple[str, int], Member] = {}
+        for game_id, (master_id, observers) in rows.items():
+            for account in accounts:
+                out[(game_id, account)] = membership(
+                    str(account),
+                    seats.get(game_id, []),
+                    str(master_id),
+                    (game_id, account) in watching,
+                    ObserverView(observers),
+                )
+        return out
 
     def _valid(self, credentials: set[Credential]) -> set[Credential]:
         """Those of ``credentials`` that still hold: tokens not revoked, sessions not ended."""

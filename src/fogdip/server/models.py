@@ -1,15 +1,33 @@
-"""The server's tables. Games keep their state as a game file (the one codec's JSON) in
-``games.record``, but for the orders filed for the next turn, which each seat keeps;
-everything about people and seats is relational beside it."""
+"""The server's tables. A game's row holds its settings, status, clock and the position to
+play next; each turn played is appended as a row of its own (``turns``), with each power's
+report and knowledge after it (``reports``), and never rewritten; the orders filed for the next
+turn are on the seats. JSON is kept as JSONB on PostgreSQL and as text on SQLite."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, Dialect, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy.types import TypeDecorator, TypeEngine
+
+#: A JSON document: JSONB on PostgreSQL, text on SQLite. Read as values where they are needed,
+#: or cast to text to be sent on as stored (a power's reports).
+Document: TypeEngine[Any] = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -75,9 +93,10 @@ class Session(Base):
 
 
 class GameRow(Base):
-    """One game. ``record`` is its game file, less the orders filed for the next turn (on the
-    seats); ``version`` counts its saves. The record is read only when asked for: pages and
-    lists need none of it, and views read it once per version (``fogdip.server.turns.GameCache``)."""
+    """One game: its settings, status and clock, and the position to play next (its turns are
+    rows of ``turns`` and ``reports``); ``version`` counts the saves that changed the game
+    itself (a turn, a draw). ``record`` is a whole game file as fogdip kept games before
+    turns were rows: ``fogdip db upgrade`` turns it into rows and empties it."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_due", "status", "deadline_at"),)
@@ -91,7 +110,14 @@ class GameRow(Base):
     master_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     #: forming, active, paused, finished
     status: Mapped[str] = mapped_column(String(16), default="forming")
-    record: Mapped[str] = mapped_column(Text, deferred=True)
+    record: Mapped[str | None] = mapped_column(Text, deferred=True, nullable=True)
+    #: The position to play next (a phase document of the variant), and how a game agreed to
+    #: end ({"draw": [...], "turn": ...}); the number of turns played.
+    position: Mapped[Any] = mapped_column(Document, deferred=True, nullable=True)
+    ending: Mapped[Any] = mapped_column(Document, nullable=True)
+    turns_played: Mapped[int] = mapped_column(Integer, default=0)
+    #: A postal game: its master acts for each power.
+    postal: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
@@ -138,6 +164,53 @@ class Seat(Base):
     #: The lines this power has filed for the next turn, as a JSON list; none: it has filed
     #: nothing (an empty list: it filed no orders).
     filed: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class TurnRow(Base):
+    """One played turn, appended when it is played: the lines filed, the engine's records, the
+    lines set aside and the position reached (:func:`fogdip.codec.gamefiles.turn_to_json`,
+    less the reports)."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: Its place in the game, from 1.
+    seq: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(16))
+    record: Mapped[Any] = mapped_column(Document)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ReportRow(Base):
+    """One power's report of one turn (``seq`` 0: its opening report), as it was sent, and what
+    the power knew once it had it (kept with its latest report at least)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("game_id", "power", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    power: Mapped[str] = mapped_column(String(24))
+    seq: Mapped[int] = mapped_column(Integer)
+    report: Mapped[Any] = mapped_column(Document)
+    knowledge: Mapped[Any] = mapped_column(Document, nullable=True)
+
+
+class Delivery(Base):
+    """A message in one reader's list: a power (its sent messages, those sent to it, those to
+    all) or ``*`` (the messages to all, as observers read them). A reader's messages are read
+    through its own rows, so reading takes what the reader's list holds, whatever others
+    write to each other."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (Index("ix_deliveries_reader", "game_id", "reader", "message_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    reader: Mapped[str] = mapped_column(String(24))
+    message_id: Mapped[int] = mapped_column(ForeignKey("messages.id", ondelete="CASCADE"))
 
 
 class Observer(Base):

@@ -10,7 +10,7 @@ from fastapi import Request
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.events import Hub
-from fogdip.server.turns import GameCache
+from fogdip.server.store import ReadCache
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class ServerState:
     settings: Settings
     db: Database
     hub: Hub
-    games: GameCache
+    reads: ReadCache
 
 
 async def server(request: Request) -> ServerState:

@@ -20,11 +20,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
+from fogdip.game import Refusal, Role
 from fogdip.server.auth import Caller, caller_from, credential_of
 from fogdip.server.errors import ApiError
 from fogdip.server.events import REVOKED
-from fogdip.server.members import find_game
 from fogdip.server.state import ServerState
+from fogdip.server.tables import actor, reading
 
 router = APIRouter(prefix="/api/v1/games", tags=["stream"])
 
@@ -51,9 +52,9 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
     if greeting is None:
         await websocket.close(code=_NOT_FOUND, reason="no such game, or it is not yours to see")
         return
-    hello, listener = greeting
     await websocket.accept()
-    with state.hub.stream(game_id, listener, credential_of(websocket.headers, websocket.cookies)) as queue:
+    with state.hub.stream(game_id, caller.user_id, credential_of(websocket.headers, websocket.cookies)) as queue:
+        hello = greeting
         await websocket.send_json(hello)
         sender = asyncio.create_task(_forward(websocket, queue))
         try:
@@ -78,18 +79,24 @@ async def _forward(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -
         await websocket.send_json(event)
 
 
-def _hello(state: ServerState, game_id: str, caller: Caller) -> tuple[dict[str, Any], str | None] | None:
-    """The first message (the game, its turn and status) and whom the stream hears for;
-    ``None`` if the caller is not a member (an open game's page is public, its stream is for
-    its members)."""
-    with state.db.reading() as session:
-        try:
-            # One query decides whether the caller may see it: a private game is refused as
-            # quickly as a game that does not exist.
-            row, _, member = find_game(session, game_id, caller)
-        except ApiError:
-            return None
-        if member.role == "none":
-            return None
-        hello = {"type": "hello", "game": game_id, "turn": row.turn, "status": row.status, "role": member.role}
-        return {**hello, "power": member.power}, member.listener
+def _hello(state: ServerState, game_id: str, caller: Caller) -> dict[str, Any] | None:
+    """The first message (the game, its turn and status, the caller's part in it); ``None`` if
+    the caller is not a member (an open game's page is public, its stream is for its
+    members)."""
+    try:
+        # One query decides whether the caller may see it: a private game is refused as
+        # quickly as a game that does not exist.
+        with reading(state, caller, game_id) as (_store, table):
+            member = table.visible(actor(caller))
+    except Refusal:
+        return None
+    if member.role is Role.NONE:
+        return None
+    return {
+        "type": "hello",
+        "game": game_id,
+        "turn": table.turn,
+        "status": table.status.value,
+        "role": member.role.value,
+        "power": member.power,
+    }

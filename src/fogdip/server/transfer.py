@@ -12,14 +12,15 @@ from fastapi import Query
 from fogdip.codec.api import GameOut, ImportIn
 from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.engine.errors import FogdipError
-from fogdip.game import Game
+from fogdip.game import Game, Refusal, Status, TableSettings
 from fogdip.game.exports import mila_saved_game
+from fogdip.game.pages import may_export, page
 from fogdip.maps import master_scene_of, power_scene_of
 from fogdip.server.auth import Server, SignedIn
-from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
-from fogdip.server.games import GameSettings, store_new
-from fogdip.server.members import find_game
+from fogdip.server.errors import ERROR_RESPONSES
+from fogdip.server.games import keep_new
 from fogdip.server.routing import Router
+from fogdip.server.tables import actor, game_out, reading
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
@@ -35,25 +36,21 @@ def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
         game = Game(game_from_json(body.game, "the game file"), "the imported game")
     except (FogdipError, GameFileError) as exc:
         # The file is the importer's own: its faults may be described to it in full.
-        raise bad_request(str(exc), "bad-game-file") from None
+        raise Refusal.bad_request(str(exc), "bad-game-file") from None
     _check_whole(game)
-    started = bool(game.record.history)
-    return store_new(
-        state,
-        caller,
-        game,
-        name=body.name or f"imported {game.variant.name} game",
-        preset=game.variant.options.name.partition("+")[0],
-        private=body.private,
-        status="finished" if game.position.completed else "active" if started else "forming",
-        settings=GameSettings.of_variant(game),
+    started = bool(len(game.record.history))
+    status = Status.FINISHED if game.position.completed else Status.ACTIVE if started else Status.FORMING
+    settings = TableSettings.for_game(
+        game, name=body.name or f"imported {game.variant.name} game", private=body.private
     )
+    table = keep_new(state, caller, game, settings, status)
+    return game_out(page(table, actor(caller)))
 
 
 def _check_whole(game: Game) -> None:
     """Use every part of an imported game once, now: each power's view and maps, every turn
-    on the game master's map, the MILA export (every turn replayed) and the next turn played
-    on a copy. A part that is damaged would otherwise fail later, for whoever asks."""
+    on the game master's map, the MILA export and the next turn played on a copy. A part that
+    is damaged would otherwise fail later, for whoever asks."""
     try:
         for power in game.powers:
             game.view(power)
@@ -64,10 +61,9 @@ def _check_whole(game: Game) -> None:
         if not game.position.completed:
             Game(copy.deepcopy(game.record)).adjudicate()
     except (FogdipError, GameFileError) as exc:
-        raise bad_request(str(exc), "bad-game-file") from None
+        raise Refusal.bad_request(str(exc), "bad-game-file") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        # Parts the game file's schema leaves free (a turn's result) in a shape fogdip never writes.
-        raise bad_request(
+        raise Refusal.bad_request(
             f"the game file is damaged: a part of it is not as fogdip writes it ({type(exc).__name__}); "
             "export it again from where it was made",
             "bad-game-file",
@@ -84,17 +80,11 @@ def export_game(
     caller: SignedIn,
     format: Annotated[str, Query(description="fogdip (a game file) or mila (MILA's saved game)")] = "fogdip",
 ) -> dict[str, Any]:
-    with state.db.reading() as session:
-        row, seats, member = find_game(session, game_id, caller)
-        game = state.games.reading(session, row, seats)
-    revealed = game.position.completed and game.variant.options.reveal_at_end
-    # The game master's: not a player's, even one who set up its game against bots.
-    if member.role != "master" and not (revealed and member.role != "none"):
-        raise forbidden(
-            "the whole game is the game master's until it is over (and then only where the variant reveals it)"
-        )
-    if format == "fogdip":
-        return game_to_json(game.record)
-    if format == "mila":
-        return mila_saved_game(game, row.id)
-    raise bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")
+    if format not in ("fogdip", "mila"):
+        raise Refusal.bad_request(f"export as fogdip or mila, not {format!r}", "bad-format")
+    with reading(state, caller, game_id) as (_store, table):
+        may_export(table, actor(caller))
+        if format == "mila":
+            return mila_saved_game(table.game, game_id)
+        # The game itself: its table (who played which seat, the press) stays on the server.
+        return game_to_json(table.game.record)

@@ -1,0 +1,705 @@
+"""Tables in the server's database: the store behind the same interface as ``fogdip gm``'s game
+files (:class:`fogdip.game.store.TableStore`), within one transaction.
+
+A table is read in a few small reads: the game's row (its settings, status, clock and the
+position to play next), its seats, and whether the one asking watches it. The rest is read
+only when a rule asks for it: one power's reports (never the others'), a turn's records, a
+power's knowledge, a seat's filed lines. A turn played is appended as rows (the turn, and each
+power's report and knowledge after it); nothing written before is written again.
+
+A request's work depends only on what its caller may know: reading a player's view reads that
+power's own rows; its messages are read through its own list (:class:`Delivery`); what other
+seats filed is not even decoded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, MutableMapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Text, cast, delete, select, update
+from sqlalchemy.orm import Session
+
+from fogdip.codec.gamefiles import game_from_json, turn_from_json, turn_to_json
+from fogdip.codec.observations import (
+    knowledge_from_json,
+    knowledge_to_json,
+    observation_from_json,
+    observation_to_json,
+)
+from fogdip.codec.turns import position_document, position_from_document
+from fogdip.engine.errors import FogdipError
+from fogdip.fog.knowledge import Knowledge
+from fogdip.fog.observation import Observation
+from fogdip.game import Actor, Game, Refusal, Table
+from fogdip.game.clock import Clock
+from fogdip.game.events import SeatsSwapped
+from fogdip.game.press import Message
+from fogdip.game.seats import Member
+from fogdip.game.seats import Seat as TableSeat
+from fogdip.game.settings import DrawVotes, ObserverView, PhaseType, PressMode, PressRange, Role, Status, TableSettings
+from fogdip.maps.svg import FogOutlines
+from fogdip.server.events import publish
+from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
+from fogdip.server.models import Message as MessageRow
+from fogdip.server.queries import ALL, statements
+from fogdip.variants import Position, Variant
+from fogdip.variants.record import Ending, GameRecord, History, TurnRecord
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def actor_of(user_id: int | None) -> Actor:
+    """The table's name for an account."""
+    return Actor(None if user_id is None else str(user_id))
+
+
+def _account(player: str | None) -> int | None:
+    return None if player is None else int(player)
+
+
+# --- what the process keeps read ------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _Kept:
+    version: int
+    variant: Variant
+    position: Position
+    drawn: dict[str, FogOutlines] = dataclasses.field(default_factory=dict)
+
+
+class ReadCache:
+    """Each game's variant and position as last read, by id and version (every save that
+    changes the game raises it), so that a request does not build the variant again; and the
+    fog outlines each viewer had drawn of it. A cache of what the database holds, never state
+    another process needs. The outlines are kept per viewer: how long one's map takes never
+    tells what anyone else drew."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def position(self, row: GameRow, read: Any) -> tuple[Variant, Position]:
+        with self._lock:
+            kept = self._kept.get(row.id)
+            if kept is not None and kept.version == row.version:
+                self._kept.move_to_end(row.id)
+                return kept.variant, kept.position
+        variant, position = position_from_document(read())
+        with self._lock:
+            self._kept[row.id] = _Kept(row.version, variant, position)
+            self._kept.move_to_end(row.id)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return variant, position
+
+    def drawn(self, table: Table, viewer: str) -> FogOutlines:
+        with self._lock:
+            kept = self._kept.get(table.id)
+            if kept is None or kept.version != table.version:
+                return {}
+            return kept.drawn.setdefault(viewer, {})
+
+
+# --- what is read only when asked for ------------------------------------------------------
+
+
+class _StoredHistory(History):
+    """A game's turns and reports, read from its rows only as they are asked for."""
+
+    def __init__(self, session: Session, game_id: str, played: int) -> None:
+        super().__init__({})
+        self._session = session
+        self._game = game_id
+        self._played = played
+        self._read: dict[int, TurnRecord] = {}
+        self._opening: dict[str, Observation] | None = None  # type: ignore[assignment]
+        #: Turns played since the table was read, for the store to append.
+        self.appended: list[TurnRecord] = []
+
+    def __len__(self) -> int:
+        return self._played + len(self.appended)
+
+    def __getitem__(self, index: int) -> TurnRecord:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index >= self._played:
+            return self.appended[index - self._played]
+        if index not in self._read:
+            self._read[index] = self._turn(index + 1)
+        return self._read[index]
+
+    def __iter__(self) -> Iterator[TurnRecord]:
+        if len(self._read) < self._played:
+            self._read_all()
+        return iter([*(self._read[i] for i in range(self._played)), *self.appended])
+
+    def append(self, turn: TurnRecord) -> None:
+        self.appended.append(turn)
+
+    @property
+    def opening(self) -> dict[str, Observation]:
+        if self._opening is None:
+            rows = self._session.execute(
+                select(ReportRow.power, ReportRow.report).where(ReportRow.game_id == self._game, ReportRow.seq == 0)
+            ).all()
+            self._opening = {power: _report(report, self._game, power) for power, report in rows}
+        return self._opening
+
+    def reports(self, power: str) -> list[Observation]:
+        rows = self._session.execute(
+            select(ReportRow.report)
+            .where(ReportRow.game_id == self._game, ReportRow.power == power)
+            .order_by(ReportRow.seq)
+        ).scalars()
+        out = [_report(report, self._game, power) for report in rows]
+        out.extend(turn.reports[power] for turn in self.appended if power in turn.reports)
+        return out
+
+    def latest(self, power: str) -> Observation | None:
+        for turn in reversed(self.appended):
+            if power in turn.reports:
+                return turn.reports[power]
+        row = self._session.execute(
+            select(ReportRow.report)
+            .where(ReportRow.game_id == self._game, ReportRow.power == power)
+            .order_by(ReportRow.seq.desc())
+            .limit(1)
+        ).scalar_one_or_none()
+        return None if row is None else _report(row, self._game, power)
+
+    def index_of(self, turn: str) -> int | None:
+        for index, played in enumerate(self.appended):
+            if played.turn == turn:
+                return self._played + index
+        seq = self._session.execute(
+            select(TurnRow.seq).where(TurnRow.game_id == self._game, TurnRow.name == turn).order_by(TurnRow.seq.desc())
+        ).first()
+        return None if seq is None else int(seq[0]) - 1
+
+    def names(self) -> list[str]:
+        kept = self._session.execute(
+            select(TurnRow.name).where(TurnRow.game_id == self._game).order_by(TurnRow.seq)
+        ).scalars()
+        return [*kept, *(turn.turn for turn in self.appended)]
+
+    def _turn(self, seq: int) -> TurnRecord:
+        record = self._session.execute(
+            select(TurnRow.record).where(TurnRow.game_id == self._game, TurnRow.seq == seq)
+        ).scalar_one()
+        reports = self._session.execute(
+            select(ReportRow.power, ReportRow.report).where(ReportRow.game_id == self._game, ReportRow.seq == seq)
+        ).all()
+        return turn_from_json({**record, "reports": dict(reports)}, f"game {self._game}")
+
+    def _read_all(self) -> None:
+        records: dict[int, Any] = dict(
+            self._session.execute(
+                select(TurnRow.seq, TurnRow.record).where(TurnRow.game_id == self._game).order_by(TurnRow.seq)
+            ).all()
+        )
+        reports: dict[int, dict[str, Any]] = {}
+        for seq, power, report in self._session.execute(
+            select(ReportRow.seq, ReportRow.power, ReportRow.report).where(
+                ReportRow.game_id == self._game, ReportRow.seq > 0
+            )
+        ).all():
+            reports.setdefault(seq, {})[power] = report
+        for seq, record in records.items():
+            if seq - 1 not in self._read:
+                self._read[seq - 1] = turn_from_json({**record, "reports": reports.get(seq, {})}, f"game {self._game}")
+
+
+class _StoredKnowledge(dict[str, Knowledge]):
+    """Each power's knowledge after its latest report, read when first asked for."""
+
+    def __init__(self, session: Session, game_id: str) -> None:
+        super().__init__()
+        self._session = session
+        self._game = game_id
+        self._asked: set[str] = set()
+
+    def get(self, power: str, default: Any = None) -> Any:
+        if power not in self and power not in self._asked:
+            self._asked.add(power)
+            stored = self._session.execute(
+                select(ReportRow.knowledge)
+                .where(ReportRow.game_id == self._game, ReportRow.power == power, ReportRow.knowledge.is_not(None))
+                .order_by(ReportRow.seq.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+            if stored is not None:
+                known = knowledge_from_json(stored)
+                if known.power == power:
+                    self[power] = known
+        return super().get(power, default)
+
+
+class _FiledOnSeats(MutableMapping[str, list[str]]):
+    """The lines each seat filed for the next turn, decoded only for the power asked for: a
+    player's request never reads what the others filed."""
+
+    def __init__(self, seats: list[Seat]) -> None:
+        self._rows = {seat.power: seat for seat in seats}
+        self._read: dict[str, list[str] | None] = {}
+        self.changed: set[str] = set()
+
+    def _lines(self, power: str) -> list[str] | None:
+        if power not in self._read:
+            row = self._rows.get(power)
+            self._read[power] = None if row is None or row.filed is None else list(json.loads(row.filed))
+        return self._read[power]
+
+    def __getitem__(self, power: str) -> list[str]:
+        lines = self._lines(power)
+        if lines is None:
+            raise KeyError(power)
+        return lines
+
+    def __contains__(self, power: object) -> bool:
+        return isinstance(power, str) and (
+            self._read[power] is not None
+            if power in self._read
+            else self._rows.get(power) is not None and self._rows[power].filed is not None
+        )
+
+    def __setitem__(self, power: str, lines: list[str]) -> None:
+        self._read[power] = list(lines)
+        self.changed.add(power)
+
+    def __delitem__(self, power: str) -> None:
+        if power not in self:
+            raise KeyError(power)
+        self._read[power] = None
+        self.changed.add(power)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([power for power in self._rows if power in self])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def clear(self) -> None:
+        for power in self._rows:
+            if power in self:
+                self._read[power] = None
+                self.changed.add(power)
+
+
+def _report(data: Any, game_id: str, power: str) -> Observation:
+    return observation_from_json(data, f"game {game_id}: a report of {power}")
+
+
+# --- the store ------------------------------------------------------------------------------
+
+
+class SqlStore:
+    """Tables in the server's database, within one session (one transaction)."""
+
+    def __init__(self, session: Session, reads: ReadCache) -> None:
+        self.session = session
+        self.reads = reads
+        #: Each table read: its row, its seat rows, and whom the store read as watching it.
+        self._rows: dict[str, tuple[GameRow, list[Seat], frozenset[str]]] = {}
+
+    def find(self, game_id: str, user_id: int | None, *, lock: bool = False, invite: str | None = None) -> Table:
+        """The game, if the user may see it (or gives its invitation); else the same refusal
+        as for a game that does not exist, decided in one query."""
+        prepared = statements()
+        values: dict[str, object] = {"game": game_id, "user": user_id}
+        if invite is not None:
+            query = prepared.invited_game_locked if lock else prepared.invited_game
+            values["invite"] = invite
+        else:
+            query = prepared.visible_game_locked if lock else prepared.visible_game
+        row = self.session.execute(query, values).scalar_one_or_none()
+        if row is None:
+            raise Refusal.not_found()
+        return self.table_of(row, user_id)
+
+    def listed(self, rows: list[GameRow], user_id: int) -> list[Table]:
+        """The tables of ``rows``, their seats and whether ``user_id`` watches each read in two
+        reads, not two a game."""
+        ids = [row.id for row in rows]
+        seats: dict[str, list[Seat]] = {game_id: [] for game_id in ids}
+        for seat in self.session.execute(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.power)).scalars():
+            seats[seat.game_id].append(seat)
+        watched = set(
+            self.session.execute(
+                select(Observer.game_id).where(Observer.user_id == user_id, Observer.game_id.in_(ids))
+            ).scalars()
+        )
+        return [self.table_of(row, user_id, seats=seats[row.id], watching=row.id in watched) for row in rows]
+
+    def table_of(
+        self, row: GameRow, user_id: int | None = None, *, seats: list[Seat] | None = None, watching: bool | None = None
+    ) -> Table:
+        """The table a game's row holds (with whether ``user_id`` watches it, unless
+        ``watching`` says; its seats read unless given)."""
+        if row.record is not None:
+            upgrade_game(self.session, row)  # kept whole by an earlier fogdip: rows now
+        if seats is None:
+            seats = list(self.session.execute(statements().seats, {"game": row.id}).scalars())
+        variant, position = self.reads.position(row, lambda: self._position(row.id))
+        filed = _FiledOnSeats(seats)
+        record = GameRecord(
+            variant,
+            position,
+            filed,  # type: ignore[arg-type]
+            _StoredHistory(self.session, row.id, row.turns_played),
+            _StoredKnowledge(self.session, row.id),
+            None if row.ending is None else Ending(tuple(row.ending["draw"]), row.ending["turn"]),
+        )
+        watchers: set[str] = set()
+        if user_id is not None and (self._watches(row.id, user_id) if watching is None else watching):
+            watchers.add(str(user_id))
+        table = Table(
+            row.id,
+            Game(record, f"game {row.id}"),
+            settings_of(row),
+            Status(row.status),
+            str(row.master_id),
+            [
+                TableSeat(s.power, None if s.user_id is None else str(s.user_id), s.bot, s.ready, s.draw, s.read)
+                for s in seats
+            ],
+            row.invite,
+            watchers,
+            Clock(row.deadline_at, row.paused_left),
+            row.version,
+        )
+        self._rows[row.id] = (row, seats, frozenset(watchers))
+        return table
+
+    def _position(self, game_id: str) -> Any:
+        return self.session.execute(select(GameRow.position).where(GameRow.id == game_id)).scalar_one()
+
+    def _watches(self, game_id: str, user_id: int) -> bool:
+        return self.session.execute(statements().watching, {"game": game_id, "user": user_id}).first() is not None
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def add(self, table: Table, moment: datetime) -> None:
+        """Keep a new table: its row, its seats, and every report and turn its game holds (an
+        imported game may have many)."""
+        game = table.game
+        row = GameRow(
+            id=table.id,
+            name=table.settings.name,
+            preset=table.settings.preset,
+            private=table.settings.private,
+            invite=table.invite or "",
+            master_id=_account(table.master),
+            status=table.status.value,
+            record=None,
+            version=table.version,
+            created_at=moment,
+            updated_at=moment,
+            deadlines=json.dumps({kind.value: seconds for kind, seconds in table.settings.deadlines.items()}),
+            press=table.settings.press.value,
+            press_range=table.settings.press_range.value,
+            observers=table.settings.observers.value,
+            draw_votes=table.settings.draw_votes.value,
+            ready_counts=table.settings.ready_counts,
+            postal=table.settings.postal,
+            turns_played=0,
+        )
+        seats = [
+            Seat(
+                game_id=row.id,
+                power=s.power,
+                user_id=_account(s.player),
+                bot=s.bot,
+                ready=s.ready,
+                draw=s.draw,
+                read=s.read,
+                filed=None,
+            )
+            for s in table.seats
+        ]
+        self.session.add(row)
+        self.session.flush()
+        self.session.add_all(seats)
+        turns = list(game.record.history)
+        for power, seen in game.record.history.opening.items():
+            known = game.record.knowledge.get(power) if not turns else None
+            self.session.add(
+                ReportRow(
+                    game_id=row.id,
+                    power=power,
+                    seq=0,
+                    report=observation_to_json(seen),
+                    knowledge=None if known is None else knowledge_to_json(known),
+                )
+            )
+        self._rows[row.id] = (row, seats, frozenset())
+        self._write_turns(row, game, turns, 1, moment)
+        self._write_row(table, row, seats, moment, position=True)
+        self.session.flush()
+
+    def save(self, table: Table, moment: datetime | None = None) -> None:
+        """Keep what the table's rules changed, append the turns it played, and tell its
+        members (its events, delivered once the transaction commits)."""
+        moment = moment or now()
+        row, seats, watched = self._rows[table.id]
+        history = table.game.record.history
+        appended = list(history.appended) if isinstance(history, _StoredHistory) else []
+        if appended:
+            self._write_turns(row, table.game, appended, row.turns_played + 1, moment)
+        changed = bool(appended) or table.version != row.version
+        self._write_row(table, row, seats, moment, position=changed)
+        self._write_seats(table, seats)
+        self._write_watching(table, row, watched)
+        for message in table.sent:
+            self._send(row, seats, message, moment)
+        for event in table.events:
+            if isinstance(event, SeatsSwapped):
+                self._swap_press(row.id, event.first, event.second)
+            else:
+                publish(self.session, row.id, event.kind, event.turn, event.audience, event.detail() or None)
+        table.sent.clear()
+        table.events.clear()
+        if isinstance(history, _StoredHistory):
+            history.appended.clear()
+
+    def _write_row(self, table: Table, row: GameRow, seats: list[Seat], moment: datetime, *, position: bool) -> None:
+        game = table.game
+        row.status = table.status.value
+        row.deadline_at = table.clock.deadline
+        row.paused_left = table.clock.paused_left
+        if position:
+            row.position = position_document(game.position, game.variant)
+            row.version = table.version if table.version > row.version else row.version + 1
+            table.version = row.version
+            row.updated_at = moment
+        ending = game.record.ending
+        row.ending = None if ending is None else {"draw": list(ending.draw), "turn": ending.turn}
+        row.turn = game.turn
+        row.variant_name = game.variant.name
+        outcome = game.outcome()
+        row.outcome = (
+            None if outcome is None else json.dumps({**outcome, "revealed": game.variant.options.reveal_at_end})
+        )
+
+    def _write_seats(self, table: Table, seats: list[Seat]) -> None:
+        filed = table.game.record.filed
+        changed = filed.changed if isinstance(filed, _FiledOnSeats) else set(filed)
+        by_power = {seat.power: seat for seat in table.seats}
+        for row in seats:
+            seat = by_power[row.power]
+            row.user_id = _account(seat.player)
+            row.bot, row.ready, row.draw, row.read = seat.bot, seat.ready, seat.draw, seat.read
+            if row.power in changed or not isinstance(filed, _FiledOnSeats):
+                lines = filed.get(row.power)
+                row.filed = None if lines is None else json.dumps(lines)
+
+    def _write_watching(self, table: Table, row: GameRow, watched: frozenset[str]) -> None:
+        # The store read whether the one asking watches; so it writes no more than that.
+        for account in table.watching - watched:
+            self.session.add(Observer(game_id=row.id, user_id=int(account)))
+        for account in watched - table.watching:
+            self.session.execute(delete(Observer).where(Observer.game_id == row.id, Observer.user_id == int(account)))
+
+    def _write_turns(self, row: GameRow, game: Game, turns: list[TurnRecord], first: int, moment: datetime) -> None:
+        variant = game.variant
+        for offset, turn in enumerate(turns):
+            seq = first + offset
+            document = turn_to_json(turn, variant)
+            reports = document.pop("reports")
+            self.session.add(TurnRow(game_id=row.id, seq=seq, name=turn.turn, record=document, created_at=moment))
+            last = offset == len(turns) - 1
+            for power, report in reports.items():
+                known = game.record.knowledge.get(power) if last else None
+                self.session.add(
+                    ReportRow(
+                        game_id=row.id,
+                        power=power,
+                        seq=seq,
+                        report=report,
+                        knowledge=None if known is None else knowledge_to_json(known),
+                    )
+                )
+        row.turns_played = first + len(turns) - 1
+
+    # --- press ----------------------------------------------------------------------------
+
+    def _send(self, row: GameRow, seats: list[Seat], message: Message, moment: datetime) -> None:
+        kept = MessageRow(
+            game_id=row.id,
+            turn=message.turn,
+            sender=message.sender,
+            shown_as=message.claim,
+            recipients=ALL if message.recipients is None else ",".join(message.recipients),
+            body=message.body,
+            created_at=moment,
+        )
+        self.session.add(kept)
+        self.session.flush()
+        if message.recipients is None:
+            readers = [*(seat.power for seat in seats), ALL]
+        else:
+            readers = sorted({message.sender, *message.recipients})
+        self.session.add_all(Delivery(game_id=row.id, reader=reader, message_id=kept.id) for reader in readers)
+
+    def _swap_press(self, game_id: str, first: str, second: str) -> None:
+        """Before the start, two seats changed hands: their press goes with their players."""
+        names = {first: second, second: first}
+        for kept in self.session.execute(select(MessageRow).where(MessageRow.game_id == game_id)).scalars():
+            kept.sender = names.get(kept.sender, kept.sender)
+            if kept.shown_as is not None:
+                kept.shown_as = names.get(kept.shown_as, kept.shown_as)
+            if kept.recipients != ALL:
+                kept.recipients = ",".join(sorted(names.get(r, r) for r in kept.recipients.split(",")))
+        for reader in (first, second):
+            self.session.execute(
+                update(Delivery)
+                .where(Delivery.game_id == game_id, Delivery.reader == reader)
+                .values(reader=f"~{names[reader]}")
+            )
+        for reader in (first, second):
+            self.session.execute(
+                update(Delivery)
+                .where(Delivery.game_id == game_id, Delivery.reader == f"~{reader}")
+                .values(reader=reader)
+            )
+
+    def messages(self, table: Table, member: Member) -> list[Message]:
+        """The messages ``member`` may read, in order, read through its own list."""
+        if member.role is Role.MASTER:
+            query = select(MessageRow).where(MessageRow.game_id == table.id).order_by(MessageRow.id)
+        else:
+            reader = member.power if member.power is not None else ALL
+            query = (
+                select(MessageRow)
+                .join(Delivery, Delivery.message_id == MessageRow.id)
+                .where(Delivery.game_id == table.id, Delivery.reader == reader)
+                .order_by(Delivery.message_id)
+            )
+        return [
+            Message(
+                kept.turn,
+                kept.sender,
+                None if kept.recipients == ALL else tuple(kept.recipients.split(",")),
+                kept.body,
+                kept.shown_as,
+            )
+            for kept in self.session.execute(query).scalars()
+        ]
+
+    # --- views, as stored -------------------------------------------------------------------
+
+    def power_view(self, table: Table, power: str) -> str:
+        """``power``'s view of its game as JSON text: its reports and knowledge sent as stored
+        (never read into values and written again), the lines it filed, and, once a game that
+        reveals is over, every turn's orders."""
+        rows = self.session.execute(
+            select(cast(ReportRow.report, Text), cast(ReportRow.knowledge, Text))
+            .where(ReportRow.game_id == table.id, ReportRow.power == power)
+            .order_by(ReportRow.seq)
+        ).all()
+        reports = [report for report, _known in rows]
+        knowledge = next((known for _report, known in reversed(rows) if known is not None), None)
+        if knowledge is None:
+            knowledge = json.dumps(knowledge_to_json(table.game.knowledge(power)))
+        revealed = table.game.revealed_history()
+        filed = table.game.record.filed.get(power)
+        return (
+            f'{{"power":{json.dumps(power)},"next_turn":{json.dumps(table.turn)},'
+            f'"filed":{json.dumps(list(filed or []))},"reports":[{",".join(reports)}],'
+            f'"knowledge":{knowledge},"revealed_history":{json.dumps(revealed)}}}'
+        )
+
+
+def settings_of(row: GameRow) -> TableSettings:
+    return TableSettings(
+        name=row.name,
+        preset=row.preset,
+        private=row.private,
+        press=PressMode(row.press),
+        press_range=PressRange(row.press_range),
+        observers=ObserverView(row.observers),
+        draw_votes=DrawVotes(row.draw_votes),
+        ready_counts=row.ready_counts,
+        deadlines={PhaseType(kind): int(seconds) for kind, seconds in json.loads(row.deadlines or "{}").items()},
+        postal=row.postal,
+    )
+
+
+class DamagedGame(FogdipError):
+    """A stored game that cannot be read: for the server's admin (its reason may name units),
+    never for a client."""
+
+
+def upgrade_game(session: Session, row: GameRow) -> None:
+    """A game kept whole, as a game file in ``games.record`` (before migration 0007), turned
+    into rows: read by the codec, which brings any game file an earlier fogdip wrote up to
+    date. Its filed orders are on its seats already (migration 0006)."""
+    try:
+        record = game_from_json(json.loads(row.record or "{}"), f"game {row.id}")
+    except (FogdipError, ValueError) as exc:
+        raise DamagedGame(f"game {row.id} cannot be read: {exc}") from None
+    variant = record.variant
+    for power, seen in record.history.opening.items():
+        session.add(ReportRow(game_id=row.id, power=power, seq=0, report=observation_to_json(seen)))
+    turns = list(record.history)
+    for seq, turn in enumerate(turns, 1):
+        document = turn_to_json(turn, variant)
+        reports = document.pop("reports")
+        session.add(TurnRow(game_id=row.id, seq=seq, name=turn.turn, record=document, created_at=row.updated_at))
+        for power, report in reports.items():
+            session.add(ReportRow(game_id=row.id, power=power, seq=seq, report=report))
+    session.flush()
+    for power, known in record.knowledge.items():
+        latest = (
+            session.execute(
+                select(ReportRow)
+                .where(ReportRow.game_id == row.id, ReportRow.power == power)
+                .order_by(ReportRow.seq.desc())
+            )
+            .scalars()
+            .first()
+        )
+        if latest is not None:
+            latest.knowledge = knowledge_to_json(known)
+    row.position = position_document(record.position, variant)
+    row.ending = None if record.ending is None else {"draw": list(record.ending.draw), "turn": record.ending.turn}
+    row.turns_played = len(turns)
+    row.record = None
+    session.flush()
+
+
+def upgrade_games(session: Session) -> list[str]:
+    """Every game still kept whole turned into rows (``fogdip db upgrade``); the reasons of
+    those that cannot be read (left as they were, for the admin to look at)."""
+    damaged = []
+    for game_id in session.execute(select(GameRow.id).where(GameRow.record.is_not(None))).scalars().all():
+        row = session.get_one(GameRow, game_id)
+        try:
+            with session.begin_nested():
+                upgrade_game(session, row)
+        except DamagedGame as exc:
+            damaged.append(str(exc))
+    return damaged
+
+
+__all__ = [
+    "DamagedGame",
+    "ReadCache",
+    "SqlStore",
+    "actor_of",
+    "now",
+    "settings_of",
+    "upgrade_game",
+    "upgrade_games",
+]
