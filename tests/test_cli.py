@@ -300,6 +300,18 @@ def test_demo() -> None:
         assert expected in text
 
 
+def test_the_readme_says_what_the_demo_shows() -> None:
+    """The README names the phase the demo plays (it once said Spring, and the demo played Fall)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    said = next(line for line in readme.splitlines() if line.startswith("`fogdip demo`"))
+    season = {"S": "Spring", "F": "Fall"}[demo_document()["phase"][0]]
+    assert f"{season} {demo_document()['phase'][1:5]}" in said
+    assert all(other not in said for other in ("Spring", "Fall") if other != season)
+    assert f"{season} {demo_document()['phase'][1:5]}" in run("demo").stdout
+
+
 def test_demo_document_adjudicates() -> None:
     shown = run("demo", "--show-document")
     assert json.loads(shown.stdout) == demo_document()

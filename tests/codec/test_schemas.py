@@ -14,7 +14,7 @@ from referencing import Registry, Resource
 
 from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.codec.gamefiles import game_to_json
-from fogdip.codec.observations import observation_to_json, knowledge_to_json
+from fogdip.codec.observations import knowledge_to_json, observation_to_json
 from fogdip.codec.positions import document_from_state
 from fogdip.codec.results import resolution_to_json, result_document
 from fogdip.codec.schemas import SCHEMAS, json_schema, schema_text

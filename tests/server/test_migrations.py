@@ -1,6 +1,8 @@
 """A database made by an older fogdip is brought up to date by ``fogdip db upgrade`` with nothing
 lost: a game whose orders were filed in its record (before migration 0006 kept them on the
-seats) still has them, for the game master's view, the export and the next turn."""
+seats) still has them, for the game master's view, the export and the next turn; a game kept
+whole as a game file of schema 2 (before migration 0007 kept turns as rows) is turned into rows
+and plays on, every power's reports as they were sent."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.client import FogdipClient
 from fogdip.codec.gamefiles import game_to_json
 from fogdip.game import Game
@@ -115,10 +118,11 @@ def test_orders_filed_in_an_old_record_move_to_the_seats(
     assert "was 0005" in upgraded.stdout
     engine = sa.create_engine(url)
     with engine.connect() as connection:
-        stored = json.loads(connection.execute(sa.text("SELECT record FROM games WHERE id = 'oldgame'")).scalar_one())
+        stored = connection.execute(sa.text("SELECT record FROM games WHERE id = 'oldgame'")).scalar_one()
         on_seats = dict(connection.execute(sa.text("SELECT power, filed FROM seats WHERE game_id = 'oldgame'")).all())
+        openings = connection.execute(sa.text("SELECT count(*) FROM reports WHERE game_id = 'oldgame'")).scalar_one()
     engine.dispose()
-    assert stored["filed"] == {}
+    assert stored is None and openings == 7  # the game is kept as rows now
     assert json.loads(on_seats["FRANCE"]) == ["A PAR - BUR", "F BRE - MAO"]
     assert json.loads(on_seats["GERMANY"]) == [] and on_seats["ITALY"] is None
 
@@ -132,5 +136,145 @@ def test_orders_filed_in_an_old_record_move_to_the_seats(
         assert master.adjudicate("oldgame").adjudicated == "S1901M"
         results = master.export_game("oldgame")["history"][0]["orders"]
         assert results["FRANCE"] == ["A PAR - BUR", "F BRE - MAO"]
+    finally:
+        server.stop()
+
+
+def _schema_2(game: Game) -> dict[str, object]:
+    """The game file today's fogdip writes, as fogdip wrote it before turns kept the engine's
+    records and the positions reached (schema 2: each turn's result document)."""
+    data = json.loads(json.dumps(game_to_json(game.record)))
+    data["schema"] = 2
+    for turn, played in zip(data["history"], game.record.history, strict=True):
+        for key in ("resolutions", "rejected", "position"):
+            turn.pop(key)
+        turn["result"] = game.result_document(played)
+    return data
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_game_kept_whole_by_schema_0006_becomes_rows_and_plays_on(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    import random
+
+    data = tmp_path / "data"
+    if kind == "postgresql":
+        url = request.getfixturevalue("postgres").new_database()
+    else:
+        data.mkdir()
+        url = f"sqlite:///{data / 'fogdip.sqlite3'}"
+    _at_revision(url, "0006")
+    game = Game.create("sighting", end_year=1903)
+    rng = random.Random(8)
+    for _ in range(4):
+        for power, lines in random_turn_orders(game.variant, game.position, rng).items():
+            game.file(power, lines, partial=True)
+        game.adjudicate()
+    old = _schema_2(game)
+    engine = sa.create_engine(url)
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    games, seats, users = tables.tables["games"], tables.tables["seats"], tables.tables["users"]
+    moment = datetime.now(UTC)
+    with engine.begin() as connection:
+        master_id = connection.execute(
+            users.insert()
+            .values(
+                name="oldmaster",
+                name_key="oldmaster",
+                password_hash=hash_password(PASSWORD),
+                is_admin=True,
+                created_at=moment,
+            )
+            .returning(users.c.id)
+        ).scalar_one()
+        player_id = connection.execute(
+            users.insert()
+            .values(
+                name="oldplayer",
+                name_key="oldplayer",
+                password_hash=hash_password(PASSWORD),
+                is_admin=False,
+                created_at=moment,
+            )
+            .returning(users.c.id)
+        ).scalar_one()
+        connection.execute(
+            games.insert().values(
+                id="oldgame",
+                name="an old game",
+                preset="sighting",
+                private=True,
+                invite="old-invitation",
+                master_id=master_id,
+                status="active",
+                record=json.dumps(old),
+                version=4,
+                created_at=moment,
+                updated_at=moment,
+                deadlines="{}",
+                press="white",
+                turn=game.turn,
+                variant_name=game.variant.name,
+                observers="press",
+                draw_votes="secret",
+                ready_counts=False,
+                press_range="any",
+            )
+        )
+        for power in game.powers:
+            connection.execute(
+                seats.insert().values(
+                    game_id="oldgame",
+                    power=power,
+                    bot=power != "FRANCE",
+                    ready=False,
+                    read=0,
+                    draw=False,
+                    user_id=player_id if power == "FRANCE" else None,
+                )
+            )
+    engine.dispose()
+    upgraded = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fogdip",
+            "db",
+            "upgrade",
+            "--data",
+            str(data),
+            *(["--database", url] * (kind != "sqlite")),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "was 0006" in upgraded.stdout and "warning" not in upgraded.stderr
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT record FROM games")).scalar_one() is None
+        assert connection.execute(sa.text("SELECT count(*) FROM turns")).scalar_one() == 4
+        assert connection.execute(sa.text("SELECT turns_played FROM games")).scalar_one() == 4
+    engine.dispose()
+
+    server = start_server(data, url if kind == "postgresql" else None)
+    try:
+        master, player = FogdipClient(server.url), FogdipClient(server.url)
+        master.sign_in("oldmaster", PASSWORD)
+        player.sign_in("oldplayer", PASSWORD)
+        view = player.view("oldgame")
+        assert view["reports"] == [
+            *([old["opening"]["FRANCE"]]),  # type: ignore[index]
+            *(turn["reports"]["FRANCE"] for turn in old["history"]),  # type: ignore[attr-defined]
+        ]
+        assert view["next_turn"] == game.turn
+        past = game.record.history[1].turn
+        assert "<svg" in master.map_svg("oldgame", past)
+        assert master.export_game("oldgame")["history"] == game_to_json(game.record)["history"]
+        turn = master.adjudicate("oldgame")
+        assert turn.adjudicated == game.turn
+        assert len(player.view("oldgame")["reports"]) == len(view["reports"]) + 1
     finally:
         server.stop()

@@ -85,6 +85,18 @@ def shown(message: Message, index: int, member: Member, press: PressMode) -> Sho
     return Shown(index, message.turn, to, sender, message.sender == power, message.body)
 
 
+def unread(listed: Sequence[Shown], read: int) -> int:
+    """How many of a member's messages are past its read mark (``read``: how many of its list
+    it has read), not counting those it sent itself.
+
+    >>> mine = Shown(1, "S1901M", None, "FRANCE", True, "hello")
+    >>> theirs = Shown(2, "S1901M", None, "ENGLAND", False, "hi")
+    >>> unread([mine, theirs], 0)
+    1
+    """
+    return sum(1 for item in listed if item.index > read and not item.yours)
+
+
 def address(
     sender: str,
     to: Sequence[str] | str,
@@ -156,4 +168,4 @@ def _recipient(name: str, powers: Sequence[str], sender: str) -> str:
         ) from None
 
 
-__all__ = ["ALL", "Message", "Shown", "address", "shown"]
+__all__ = ["ALL", "Message", "Shown", "address", "shown", "unread"]

@@ -159,10 +159,20 @@ class TableSettings:
         ready_counts: bool | None = None,
         deadlines: Mapping[str, float] | None = None,
         postal: bool = False,
+        accept_leaks: bool = False,
     ) -> TableSettings:
         """A game's settings: each one given, or its default for the game's variant; refused
-        (:class:`Refusal`) where it would tell players what the game hides from them."""
+        (:class:`Refusal`) where it would tell players what the game hides from them, and
+        where the variant's options would let its schedule tell every power what happened out
+        of sight, unless the game master ``accept_leaks``."""
         options = game.variant.options
+        leaks = options.schedule_leaks()
+        if leaks and not accept_leaks:
+            raise Refusal.bad_request(
+                "these options let the schedule tell every power what happened out of sight: "
+                f"{'; '.join(leaks)}; or accept it (accept_leaks) to run the game so",
+                "leaky-options",
+            )
         mode = VARIANT_PRESS[options.press] if press is None else _enum(PressMode, press, "press")
         hidden = options.fog_enabled or mode is PressMode.GUNBOAT
         votes = (DrawVotes.SECRET if hidden else DrawVotes.OPEN) if draw_votes is None else draw_votes

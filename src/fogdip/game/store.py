@@ -122,7 +122,7 @@ def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, 
     """The table a game file keeps (and its press): a file without one (written by an earlier
     fogdip, or for a game alone) is a postal game the game master at the console runs."""
     if part is None:
-        settings = TableSettings.for_game(game, postal=True)
+        settings = TableSettings.for_game(game, postal=True, accept_leaks=True)
         table = Table.new(table_id, game, settings, master=CONSOLE, status=Status.ACTIVE)
         return table, []
     settings = TableSettings(

@@ -74,7 +74,7 @@ class GameService:
         if not replace and self.store.exists(game_id):
             raise GameError(f"a game is already kept as {game_id}: choose another name, or replace it")
         game = Game(Game.create(preset, **dict(options or {})).record, game_id)
-        settings = TableSettings.for_game(game, postal=True)
+        settings = TableSettings.for_game(game, postal=True, accept_leaks=True)
         self.store.save(Table.new(game_id, game, settings, master=CONSOLE, status=Status.ACTIVE))
         return game
 
@@ -86,7 +86,7 @@ class GameService:
             table = self.store.load(game_id)
             table.game = game
         else:
-            settings = TableSettings.for_game(game, postal=True)
+            settings = TableSettings.for_game(game, postal=True, accept_leaks=True)
             table = Table.new(game_id, game, settings, master=CONSOLE, status=Status.ACTIVE)
         self.store.save(table)
 

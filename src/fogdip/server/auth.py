@@ -110,8 +110,15 @@ def signed_in(request: Request) -> Caller:
     return caller
 
 
+def maybe_signed_in(request: Request) -> Caller | None:
+    """Who is asking, or ``None`` for someone not signed in (who sees what anyone may)."""
+    caller: Caller | None = caller_of(request, request.app.state.fogdip)
+    return caller
+
+
 Server = Annotated[ServerState, Depends(server)]
 SignedIn = Annotated[Caller, Depends(signed_in), SignInCheck(signed_in)]
+MaybeSignedIn = Annotated[Caller | None, Depends(maybe_signed_in), SignInCheck(maybe_signed_in)]
 
 
 @router.post("/accounts", status_code=201, response_model=AccountOut, summary="Sign up")

@@ -14,7 +14,7 @@ import random
 from typing import Annotated, Any
 
 from fastapi import Query, Response
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 
 from fogdip.codec.api import (
     AdjudicateIn,
@@ -36,7 +36,7 @@ from fogdip.engine.errors import FogdipError
 from fogdip.game import Game, Refusal, Status, Table, TableSettings
 from fogdip.game.pages import Sight, master_board, observer_board, page, page_of, sight_of
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
-from fogdip.server.auth import Caller, Server, SignedIn
+from fogdip.server.auth import Caller, MaybeSignedIn, Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
 from fogdip.server.models import GameRow, Observer, Seat
 from fogdip.server.routing import Router
@@ -59,13 +59,6 @@ def new_game(body: GameIn) -> tuple[Game, TableSettings]:
         game = Game.create(body.preset, **body.options)
     except FogdipError as exc:
         raise Refusal.bad_request(str(exc), "bad-options") from None
-    leaks = game.variant.options.schedule_leaks()
-    if leaks and not body.accept_leaks:
-        raise Refusal.bad_request(
-            "these options let the schedule tell every power what happened out of sight: "
-            f"{'; '.join(leaks)}; or send accept_leaks: true to run the game so",
-            "leaky-options",
-        )
     settings = TableSettings.for_game(
         game,
         name=body.name or f"{body.preset} game",
@@ -77,6 +70,7 @@ def new_game(body: GameIn) -> tuple[Game, TableSettings]:
         draw_votes=body.draw_votes,
         ready_counts=body.ready_counts,
         deadlines=body.deadlines,
+        accept_leaks=body.accept_leaks,
     )
     return game, settings
 
@@ -100,32 +94,23 @@ def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
     return game_out(page_of(table, table.member(actor(caller))))
 
 
-@router.get("", response_model=list[GameOut], summary="Open games, and the games you are in")
-def list_games(state: Server, caller: SignedIn) -> list[GameOut]:
+@router.get("", response_model=list[GameOut], summary="Open games (to anyone), and the games you are in (signed in)")
+def list_games(state: Server, caller: MaybeSignedIn) -> list[GameOut]:
     with state.db.reading() as session:
-        mine = select(Seat.game_id).where(Seat.user_id == caller.user_id)
-        watched = select(Observer.game_id).where(Observer.user_id == caller.user_id)
-        rows = list(
-            session.execute(
-                select(GameRow)
-                .where(
-                    or_(
-                        GameRow.private.is_(False),
-                        GameRow.master_id == caller.user_id,
-                        GameRow.id.in_(mine),
-                        GameRow.id.in_(watched),
-                    )
-                )
-                .order_by(GameRow.created_at)
-            ).scalars()
-        )
+        visible: ColumnElement[bool] = GameRow.private.is_(False)
+        if caller is not None:
+            mine = select(Seat.game_id).where(Seat.user_id == caller.user_id)
+            watched = select(Observer.game_id).where(Observer.user_id == caller.user_id)
+            visible = or_(visible, GameRow.master_id == caller.user_id, GameRow.id.in_(mine), GameRow.id.in_(watched))
+        rows = list(session.execute(select(GameRow).where(visible).order_by(GameRow.created_at)).scalars())
         store = SqlStore(session, state.reads)
         who = actor(caller)
-        return [game_out(page_of(table, table.member(who))) for table in store.listed(rows, caller.user_id)]
+        user = None if caller is None else caller.user_id
+        return [game_out(page_of(table, table.member(who))) for table in store.listed(rows, user)]
 
 
-@router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats")
-def get_game(game_id: str, state: Server, caller: SignedIn) -> GameOut:
+@router.get("/{game_id}", response_model=GameOut, summary="A game: its state and seats (anyone, for an open game)")
+def get_game(game_id: str, state: Server, caller: MaybeSignedIn) -> GameOut:
     with reading(state, caller, game_id) as (_store, table):
         return game_out(page(table, actor(caller)))
 

@@ -13,7 +13,7 @@ from fastapi import Query
 
 from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
 from fogdip.game import Refusal, Role, Table
-from fogdip.game.press import Message, Shown, shown
+from fogdip.game.press import Message, Shown, shown, unread
 from fogdip.game.seats import Member
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
@@ -46,11 +46,6 @@ def _listed(store: SqlStore, table: Table, member: Member) -> list[Shown]:
     return [shown(message, index, member, table.settings.press) for index, message in enumerate(messages, 1)]
 
 
-def _unread(listed: list[Shown], read: int) -> int:
-    """The messages past the member's read mark that it did not send itself."""
-    return sum(1 for item in listed if item.index > read and not item.yours)
-
-
 @router.post("/{game_id}/messages", status_code=201, response_model=MessageOut, summary="Send a message")
 def send(game_id: str, body: MessageIn, state: Server, caller: SignedIn) -> MessageOut:
     with changing(state, caller, game_id) as (store, table):
@@ -72,7 +67,7 @@ def read_messages(
         member = _reader(table, table.visible(actor(caller)))
         listed = _listed(store, table, member)
     read = table.seat(member.power).read if member.power is not None else len(listed)
-    return MessagesOut(messages=[_out(item) for item in listed if item.index > since], unread=_unread(listed, read))
+    return MessagesOut(messages=[_out(item) for item in listed if item.index > since], unread=unread(listed, read))
 
 
 @router.post("/{game_id}/messages/read", response_model=MessagesOut, summary="Mark messages read, up to an index")
@@ -84,4 +79,4 @@ def mark_read(game_id: str, body: ReadIn, state: Server, caller: SignedIn) -> Me
         listed = _listed(store, table, member)
         seat = table.seat(member.power)
         seat.read = max(seat.read, min(body.up_to, len(listed)))
-        return MessagesOut(messages=[], unread=_unread(listed, seat.read))
+        return MessagesOut(messages=[], unread=unread(listed, seat.read))

@@ -328,18 +328,20 @@ class SqlStore:
             raise Refusal.not_found()
         return self.table_of(row, user_id)
 
-    def listed(self, rows: list[GameRow], user_id: int) -> list[Table]:
+    def listed(self, rows: list[GameRow], user_id: int | None) -> list[Table]:
         """The tables of ``rows``, their seats and whether ``user_id`` watches each read in two
         reads, not two a game."""
         ids = [row.id for row in rows]
         seats: dict[str, list[Seat]] = {game_id: [] for game_id in ids}
         for seat in self.session.execute(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.power)).scalars():
             seats[seat.game_id].append(seat)
-        watched = set(
-            self.session.execute(
-                select(Observer.game_id).where(Observer.user_id == user_id, Observer.game_id.in_(ids))
-            ).scalars()
-        )
+        watched = set()
+        if user_id is not None:
+            watched = set(
+                self.session.execute(
+                    select(Observer.game_id).where(Observer.user_id == user_id, Observer.game_id.in_(ids))
+                ).scalars()
+            )
         return [self.table_of(row, user_id, seats=seats[row.id], watching=row.id in watched) for row in rows]
 
     def table_of(

@@ -40,8 +40,9 @@ def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     _check_whole(game)
     started = bool(len(game.record.history))
     status = Status.FINISHED if game.position.completed else Status.ACTIVE if started else Status.FORMING
+    # A game file's options were chosen where it was made, and its game has been played so.
     settings = TableSettings.for_game(
-        game, name=body.name or f"imported {game.variant.name} game", private=body.private
+        game, name=body.name or f"imported {game.variant.name} game", private=body.private, accept_leaks=True
     )
     table = keep_new(state, caller, game, settings, status)
     return game_out(page(table, actor(caller)))
