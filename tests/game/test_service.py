@@ -217,7 +217,7 @@ def test_a_game_file_of_schema_2_is_brought_up_to_date() -> None:
     broken = json.loads(json.dumps(old))
     broken["history"][1]["orders"] = {}
     broken["history"][1]["turn"] = "S1905M"
-    with pytest.raises(GameFileError, match="schema 2.*cannot be brought up to date.*plays again as"):
+    with pytest.raises(GameFileError, match=r"schema 2.*cannot be brought up to date.*plays again as"):
         game_from_json(broken)
 
 
