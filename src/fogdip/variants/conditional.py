@@ -41,7 +41,7 @@ from fogdip.variants.lines import (
     read_line,
 )
 from fogdip.variants.options import VariantOptions
-from fogdip.variants.phase_words import not_of_kind, order_kinds, out_of_turn
+from fogdip.variants.phase_words import named_kinds, not_of_kind, order_kinds, out_of_turn
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def check_line(line: Line, state: GameState, power: str, options: VariantOptions
     if kind not in belongs:
         # A turn of one phase takes every line, so the order is out of its turn; in a turn of
         # several, a section prefix put it in a sub-phase it does not belong to.
-        missing = [k for k in belongs if k not in kinds]
+        missing = [k for k in named_kinds(order) if k not in kinds]
         raise InvalidOrder(text, out_of_turn(missing, turn, kinds, options) if missing else not_of_kind(order, kind))
     if kind == kinds[0] or kind == "M":
         return

@@ -181,7 +181,7 @@ class MovementExtras:
         for filed in plan.peeks:
             assert isinstance(filed.order, Peek)
             orders.setdefault(filed.power, []).append(SeenOrder(filed.power, _masked(filed.order, None), SUCCEEDED))
-            tell(filed.power, peek_notice(after, filed.order))
+            tell(filed.power, peek_notice(after, filed.order, filed.power))
         reports: list[SpyReport] = []
         for filed in plan.espionage:
             assert filed.unit is not None and isinstance(filed.order, Espionage)

@@ -57,6 +57,12 @@ def order_kinds(order: Order | ExtraOrder) -> tuple[str, ...]:
     return ("A",)
 
 
+def named_kinds(order: Order | ExtraOrder) -> tuple[str, ...]:
+    """The phase kinds an order is named for when it is out of its phase: a move is a movement
+    order (a retreat is written with R), whatever else it may stand for."""
+    return ("M",) if isinstance(order, Move) else order_kinds(order)
+
+
 def out_of_turn(missing: Sequence[str], turn: str, kinds: tuple[str, ...], options: VariantOptions) -> str:
     """Why a line of the phase kinds ``missing`` cannot be filed for the turn ``turn``, which
     plays ``kinds``: it names the turn, what the turn plays and, where it plays one phase,
@@ -79,8 +85,7 @@ def not_of_kind(order: Order | ExtraOrder, kind: str) -> str:
     >>> not_of_kind(Hold(UnitRef("A", "PAR")), "R")
     "A PAR H is a movement order, not a retreat: a retreat is '<unit> R <province>' or '<unit> D'"
     """
-    # A move is named for what it mostly is: a retreat is written with R.
-    belongs = "a movement order" if isinstance(order, Move) else " or ".join(_ORDER_OF[k] for k in order_kinds(order))
+    belongs = " or ".join(_ORDER_OF[k] for k in named_kinds(order))
     return f"{order} is {belongs}, not {_ORDER_OF[kind]}: {_FORM[kind]}"
 
 
