@@ -3,8 +3,9 @@
 A combined turn takes one order list per power: seed 001 files Fall's retreats and Winter's
 adjustments with the Fall moves, seed 002 files Winter's builds with the next Spring's moves.
 Each line is read once (:func:`fogdip.variants.lines.read_line`); :func:`check_line` vets it,
-when it is filed and again when the turn is played; :func:`select_retreats` and
-:func:`select_adjustments` pick, when a sub-phase comes, the orders to hand the engine.
+the first step of the one screening filing and playing share
+(:mod:`fogdip.variants.screening`); :func:`select_retreats` and :func:`select_adjustments`
+pick, when a sub-phase comes, the orders to hand the engine.
 
 The syntax and every reading chosen are documented in docs/variants/sighting.md and deadman.md.
 """
