@@ -292,8 +292,15 @@ def test_results_document_plays_the_game_on() -> None:
     assert result["results"]["A PAR"] == ["void"]  # occupied
     assert result["results"]["F STP/NC"] == []
     assert result["results"]["A WAR"] == []
-    assert result["results"]["F SEV"] == ["void"]  # 3 builds: two units and a waive
-    assert result["outcomes"]["F SEV"] == "failed"
+    # 3 builds: two units and a waive. A fourth line is refused as it would be when filed: it
+    # commands nothing, so it is listed under "rejected" with the reason, not under "results".
+    assert "F SEV" not in result["results"] and "F SEV" not in result["outcomes"]
+    assert {
+        "power": "RUSSIA",
+        "order": "F SEV B",
+        "reason": "RUSSIA may build 3 units this Winter, and lines 1, 2 and 3 already build or waive them: "
+        "delete this line or one of those",
+    } in result["rejected"]
     assert result["waives"] == {"RUSSIA": 1}
     assert result["outcomes"]["F STP/NC"] == "built"
     assert result["state"]["phase"] == "S1902M"

@@ -156,6 +156,8 @@ class World:
         self.parties: dict[str, Account] = {label: self._account(label) for label in (*probed, "master")}
         self.filed: dict[str, list[str]] = {}
         self.played: list[str] = []
+        #: The turn to play now: every change a probe tries names it, as a client does.
+        self.turn = game.turn
         self.mapped: set[tuple[str, str]] = set()
         self.answers: dict[str, list[tuple[str, bytes]]] = {label: [] for label in self.parties}
         self.heard: dict[str, list[bytes]] = {label: [] for label in self.parties}
@@ -192,16 +194,17 @@ class World:
     # --- what happens in the game ------------------------------------------------------------
 
     def file(self, power: str, lines: list[str]) -> None:
-        self.players[power].client.file_orders(self.id, lines)
+        self.players[power].client.file_orders(self.id, lines, turn=self.turn)
         self.filed[power] = lines
 
     def send(self, power: str, to: list[str] | str, body: str, claim: str | None = None) -> None:
         self.players[power].client.send_message(self.id, to, body, claim=claim)
 
     def adjudicate(self) -> None:
-        played = self.env.accounts["master"].client.adjudicate(self.id).adjudicated
-        assert played is not None
-        self.played.append(played)
+        turn = self.env.accounts["master"].client.adjudicate(self.id, turn=self.turn)
+        assert turn.adjudicated is not None
+        self.played.append(turn.adjudicated)
+        self.turn = turn.next
         self.filed = {}  # a played turn's orders are gone
 
     # --- probes --------------------------------------------------------------------------
@@ -249,13 +252,16 @@ class World:
         if label != "outsider":  # it would make it an observer
             ask("POST observe", "POST", "/observe", json={})
         ask("POST join GERMANY", "POST", "/join", json={"power": "GERMANY"})
-        ask("PUT orders (probe lines)", "PUT", "/orders", json={"lines": list(PROBE_LINES)})
+        turn = self.turn
+        ask("PUT orders (probe lines)", "PUT", "/orders", json={"lines": list(PROBE_LINES), "turn": turn})
+        ask("PUT orders (a turn played)", "PUT", "/orders", json={"lines": list(OWN_LINES), "turn": "W1900A"})
         if label in self.players:  # the others are refused before their lines are read
-            ask("PUT orders (supports)", "PUT", "/orders", json={"lines": list(SUPPORT_LINES)})
-            ask("PUT orders (own)", "PUT", "/orders", json={"lines": list(OWN_LINES)})
-            ask("PUT orders (restored)", "PUT", "/orders", json={"lines": self.filed.get(label, [])})
+            ask("PUT orders (supports)", "PUT", "/orders", json={"lines": list(SUPPORT_LINES), "turn": turn})
+            ask("PUT orders (own)", "PUT", "/orders", json={"lines": list(OWN_LINES), "turn": turn})
+            restored = {"lines": self.filed.get(label, []), "turn": turn}
+            ask("PUT orders (restored)", "PUT", "/orders", json=restored)
         for flag in (True, False):
-            ask(f"POST ready {flag}", "POST", "/ready", json={"ready": flag})
+            ask(f"POST ready {flag}", "POST", "/ready", json={"ready": flag, "turn": turn})
         for flag in (True, False):
             ask(f"POST draw {flag}", "POST", "/draw", json={"vote": flag})
         for number, message in enumerate(PROBE_MESSAGES):
@@ -264,7 +270,8 @@ class World:
         ask("GET messages (after)", "GET", "/messages")
         ask("POST messages/read", "POST", "/messages/read", json={"up_to": 1000})
         for method, path, change in MASTER_ONLY:
-            ask(f"{method} {path}", method, f"/{path}", json=change)
+            body = {"turn": turn} if path == "adjudicate" else change
+            ask(f"{method} {path}", method, f"/{path}", json=body)
 
     def _pump(self, label: str) -> None:
         """What the party's stream has received so far."""

@@ -137,3 +137,53 @@ def test_a_stranger_s_stream_is_refused_as_quickly_whether_the_game_exists(quiet
         f"a private game's stream takes longer to refuse than a missing game's in {longer:.0%} of pairs "
         f"(medians {sorted(exists)[250] * 1000:.2f} ms and {sorted(absent)[250] * 1000:.2f} ms)"
     )
+
+
+def _alike(one: list[float], other: list[float]) -> float:
+    """How often a time of ``one`` exceeds a time of ``other``, over every pair: a half when
+    the two come from one distribution."""
+    return sum(a > b for a in one for b in other) / (len(one) * len(other))
+
+
+def test_a_player_s_reads_take_no_longer_when_others_talk_or_file(quiet_server: ServerProcess) -> None:
+    """A review found that a player's message list was read by scanning every message of the
+    game (slower when others exchange private press), and every read of a game decoded what
+    every seat had filed (slower when others have filed). A request's work must depend only on
+    what its caller may know: France's reads are timed in two games that differ only in what
+    England and Germany say to each other and file."""
+    server = quiet_server
+    master = account(server, "rtmaster")
+    france, england, germany = (account(server, name) for name in ("rtfrance", "rtengland", "rtgermany"))
+    games = []
+    for loud in (False, True):
+        game = master.create_game("fog-of-war", name="timing")
+        for client, power in ((france, "FRANCE"), (england, "ENGLAND"), (germany, "GERMANY")):
+            client.join(game.id, power, invite=game.invite)
+        master.start(game.id)
+        france.send_message(game.id, "all", "hello from France")
+        if loud:
+            for number in range(150):
+                england.send_message(game.id, ["GERMANY"], f"a secret, number {number}, " + "x" * 200)
+                germany.send_message(game.id, ["ENGLAND"], f"an answer, number {number}, " + "y" * 200)
+            england.file_orders(game.id, ["F LON - ENG", "F EDI - NTH", "A LVP - YOR"])
+            germany.file_orders(game.id, ["A MUN - RUH", "A BER - KIE", "F KIE - HOL"])
+        games.append(game.id)
+    http = httpx.Client(
+        base_url=server.url, headers={"Authorization": f"Bearer {france.make_token('probe')}"}, timeout=30
+    )
+    for path in ("/messages", "/view", ""):
+        times: dict[str, list[float]] = {game_id: [] for game_id in games}
+        for round_ in range(320):
+            for game_id in games if round_ % 2 else reversed(games):  # interleaved: drift falls on both
+                start = time.perf_counter()
+                answer = http.get(f"/api/v1/games/{game_id}{path}")
+                elapsed = time.perf_counter() - start
+                assert answer.status_code == 200
+                if round_ >= 20:  # warm up first
+                    times[game_id].append(elapsed)
+        quiet, loud = (times[game_id] for game_id in games)
+        longer = _alike(loud, quiet)
+        assert 0.4 < longer < 0.6, (
+            f"France's GET {path or 'game'} takes longer when others talk and file in {longer:.0%} of pairs "
+            f"(medians {sorted(loud)[150] * 1000:.2f} ms and {sorted(quiet)[150] * 1000:.2f} ms)"
+        )

@@ -230,7 +230,10 @@ def test_only_orders_filed_ahead_may_be_conditional() -> None:
 def test_adjustments_only_with_fall_orders() -> None:
     """ "a list of adjustments (builds and removals) with each set of Fall orders" """
     spring = position({"FRANCE": ["A PAR"]}, "S1901M")
-    expected = "this turn (S1901M) has no adjustments: builds, removals and WAIVE are filed with the Fall orders"
+    expected = (
+        "this turn (S1901M) has no adjustments: it plays movement and retreats; "
+        "builds, removals and WAIVE are filed with the Fall orders"
+    )
     assert reason("F BRE B", spring, "FRANCE") == expected
     assert reason("A PAR R BUR", spring, "FRANCE") is None
 
@@ -312,14 +315,21 @@ def test_reasons_never_depend_on_foreign_units(text: str, foreign: dict[str, str
         ("A BUR R MUN", "you have no unit in BUR to retreat"),
         ("F PAR R PIC", "your unit in PAR is A PAR"),
         ("A PAR R MUN", "A PAR could never retreat to MUN: it is not one move away"),
-        ("RETREAT: A PAR H", "a retreat filed ahead is '<unit> R <province>' or '<unit> D'"),
+        (
+            "RETREAT: A PAR H",
+            "A PAR H is a movement order, not a retreat: a retreat is '<unit> R <province>' or '<unit> D'",
+        ),
         ("A MUN B", "MUN is not a home centre of FRANCE"),
         ("A BUR B", "BUR is not a supply centre"),
         ("A MAO B", "MAO is not a supply centre"),
         ("A MAO D", "an army cannot stand in Mid-Atlantic Ocean"),
         ("F STP B", "STP is not a home centre of FRANCE"),
         ("F MAR S A PAR", None),
-        ("ADJUST: A PAR - BUR", "an adjustment is a build ('A PAR B'), a removal ('A PAR D') or WAIVE"),
+        (
+            "ADJUST: A PAR - BUR",
+            "A PAR - BUR is a movement order, not an adjustment: "
+            "an adjustment is a build ('A PAR B'), a removal ('A PAR D') or WAIVE",
+        ),
         ("A PAR R PIC", None),
         ("A PAR R DISBAND", None),
         ("F BRE B", None),
@@ -502,9 +512,9 @@ def test_sighting_fall_turn_end_to_end() -> None:
 
 def test_winter_spring_combined_turn() -> None:
     """Seed 002: builds are filed with the Spring orders ("the Winter/Spring combination
-    order"). Winter is played first, so a Spring order for a unit built that Winter is obeyed;
-    if the build failed, the order commands nothing and is rejected with a reason that names
-    only the power's own affairs."""
+    order"). Winter is played first, so a Spring order for a unit built that Winter is obeyed.
+    A build beyond those due is refused when filed, and so is a Spring order for a unit the
+    power neither has nor builds: both with reasons that name only the power's own affairs."""
     variant = Variant(compose("standard", winter_spring_combined=True))
     position = variant.play(variant.start(), {"GERMANY": ["F KIE - HOL", "A MUN - RUH", "A BER - KIE"]}).position
     position = variant.play(position, {"GERMANY": ["F HOL H", "A KIE - DEN"]}).position
@@ -515,10 +525,16 @@ def test_winter_spring_combined_turn() -> None:
     state = played.position.state
     assert state.unit_at("SIL") == Unit("GERMANY", "A", "SIL") and state.unit_at("TYR") == Unit("GERMANY", "A", "TYR")
     assert state.unit_at("KIE") is None
-    spring = played.resolutions[1]
-    assert [(r.text, str(r.reason)) for r in spring.rejected] == [("F KIE - BAL", "GERMANY has no unit in KIE")]
+    assert played.resolutions[0].rejected == played.resolutions[1].rejected == ()
+    too_many = (
+        "GERMANY may build 2 units this Winter, and lines 1 and 3 already build or waive them: "
+        "delete this line or one of those"
+    )
+    expected = [("F KIE B", too_many), ("F KIE - BAL", "GERMANY has no unit in KIE")]
+    assert [(r.text, str(r.reason)) for r in played.rejected] == expected
     notices = [n.text for n in played.observations["GERMANY"].notices_of("rejected")]
-    assert notices == ["Order 'F KIE - BAL' was not accepted: GERMANY has no unit in KIE"]
+    assert sorted(notices) == sorted(f"Order {text!r} was not accepted: {why}" for text, why in expected)
+    assert [(c.text, c.error) for c in variant.screen(position, "GERMANY", lines) if not c.ok] == expected
 
 
 def test_deadman_winter_spring_turn() -> None:

@@ -24,7 +24,7 @@ from fogdip.variants import Position, TurnResult, Variant, compose
 from fogdip.variants.espionage import DisbandNow, Espionage, Peek, is_movement_extra, parse_extra_order
 from fogdip.variants.extra_orders import MovementExtras
 from fogdip.variants.lines import read_lines
-from views import as_bytes, as_json, text, texts, words
+from views import as_json, text, texts, words
 
 BOARD = standard_map()
 ALL_ON = dict(espionage=True, peek=True, disband_in_movement=True, fog="deadman")
@@ -420,9 +420,11 @@ def test_no_peek_in_1901() -> None:
 
 def test_one_peek_per_season() -> None:
     """ "With each order, you request any province or body of water on the board as your
-    peek": one per season. A second peek is refused; the same peek written twice is one."""
+    peek": one per season. A second peek line is refused, whether or not it repeats the
+    first, naming the line that has the peek."""
     played = play({"FRANCE": ["A PAR"]}, {"FRANCE": ["PAS NTH", "PAS North Sea", "PAS ENG"]})
-    assert reasons(played, "FRANCE") == ["only one peek-a-sneak per season: 'PAS NTH' is already given"]
+    second = "only one peek-a-sneak per season, and line 1 ('PAS NTH') is one: delete this line or line 1"
+    assert reasons(played, "FRANCE") == [second, second]
     assert notice_texts(played.observations["FRANCE"], "peek") == ["PAS NTH: empty"]
 
 
@@ -491,43 +493,38 @@ def test_disband_after_takes_no_centre() -> None:
 # --- conflicts and rejections ------------------------------------------------------------------
 
 
-def test_an_extra_order_and_another_order_for_one_unit_are_both_void() -> None:
-    """As the engine does with two orders for one unit (DATC 4.D.3), the unit holds and
-    neither order is carried out. The espionage is accepted, so it uses the allowance."""
+def test_a_second_order_for_a_unit_is_refused_whatever_its_kind() -> None:
+    """A unit takes one order: a second line for it, an ordinary order or an extra one, is
+    refused (when filed, and when the turn is played), naming the line that orders it
+    already, and the first is carried out. The espionage carried out uses the allowance."""
     units = {"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}
     played = play(units, {"ENGLAND": ["F NTH E FRANCE", "F NTH - ENG"]})
     england = played.observations["ENGLAND"]
     assert played.position.state.units["NTH"] == Unit("ENGLAND", "F", "NTH")
-    assert words(line(england, "F NTH E FRANCE; F NTH - ENG")) == ("fails",)
-    assert notice_texts(england, "void") == [
-        "F NTH was given two different orders ('F NTH E FRANCE' and 'F NTH - ENG'): it held, and neither was carried out"
+    assert texts(england) == ["F NTH E FRANCE"] and words(line(england, "F NTH E FRANCE")) == ()
+    assert reasons(played, "ENGLAND") == [
+        "F NTH already has an order, on line 1 ('F NTH E FRANCE'): give each unit one order; delete this line or line 1"
     ]
-    assert foreign(england) == set() and played.observations["FRANCE"].notices == ()
+    assert notice_texts(england, "espionage") == ["F NTH E FRANCE: French units at BEL"]
     assert played.position.usage == {"espionage": {"ENGLAND": {"1902": 1}}}
 
 
-def test_void_orders_read_the_same_whatever_order_they_were_written_in() -> None:
-    units = {"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}
-    one = play(units, {"ENGLAND": ["F NTH E FRANCE", "F NTH DB"]}).observations["ENGLAND"]
-    other = play(units, {"ENGLAND": ["F NTH DB", "F NTH E FRANCE"]}).observations["ENGLAND"]
-    assert one == other and as_bytes(one) == as_bytes(other)
-    assert texts(one) == texts(other) and len(one.orders[0].conflicts) == 1
-
-
-def test_disband_and_another_order_leave_the_unit_in_place() -> None:
-    played = play({"FRANCE": ["A BUR"]}, {"FRANCE": ["A BUR DB", "A BUR - PAR"]})
-    assert played.position.state.units == {"BUR": Unit("FRANCE", "A", "BUR")}
-    played = play({"FRANCE": ["A BUR"]}, {"FRANCE": ["A BUR DB", "A BUR E GERMANY"]})
-    assert played.position.state.units == {"BUR": Unit("FRANCE", "A", "BUR")}
-    assert words(line(played.observations["FRANCE"], "A BUR DB; A BUR E GERMANY")) == ("fails",)
-
-
-def test_the_same_extra_order_twice_is_one_order() -> None:
-    played = play(
-        {"FRANCE": ["A BUR"], "GERMANY": ["A MUN"]}, {"FRANCE": ["A BUR E GERMANY", "a bur espionage germany"]}
-    )
-    assert played.rejected == ()
-    assert words(line(played.observations["FRANCE"], "A BUR E GERMANY")) == ()
+@pytest.mark.parametrize(
+    "orders, kept",
+    [
+        (["F NTH E FRANCE", "F NTH DB"], "F NTH E FRANCE"),
+        (["F NTH DB", "F NTH E FRANCE"], "F NTH DB"),
+        (["F NTH DB", "F NTH - ENG"], "F NTH DB"),
+        (["F NTH E FRANCE", "f nth espionage france"], "F NTH E FRANCE"),
+    ],
+)
+def test_the_first_order_of_a_unit_is_the_one_played(orders: list[str], kept: str) -> None:
+    """Whatever the kinds of the two orders, and even if the second repeats the first, the
+    first line is played and the second refused."""
+    played = play({"ENGLAND": ["F NTH"], "FRANCE": ["A BEL"]}, {"ENGLAND": orders})
+    assert texts(played.observations["ENGLAND"]) == [kept]
+    assert [r.text for r in played.rejected] == [orders[1]]
+    assert ("NTH" in played.position.state.units) == (kept != "F NTH DB")
 
 
 def test_extra_orders_refused_where_the_variant_has_none() -> None:

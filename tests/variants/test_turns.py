@@ -102,7 +102,10 @@ def test_1898_setup_defaults_and_choices() -> None:
     assert units["BRE"] == Unit("FRANCE", "F", "BRE")  # a bad choice gives the default
     assert len(units) == 7
     assert played.position.state.homes["ENGLAND"] == ("EDI", "LON", "LVP")
-    assert [n.kind for n in played.observations["FRANCE"].notices] == ["rejected"]
+    assert [n.text for n in played.observations["FRANCE"].notices] == [
+        "Setup 'A PAR' was not accepted: FRANCE may start only in BRE",
+        "No unit was chosen for BRE: F BRE of the standard start stands there",
+    ]
     assert not played.observations["ENGLAND"].notices  # France's mistake is France's business
     assert [text(o) for o in played.observations["ENGLAND"].orders] == ["A EDI"]
 
@@ -121,18 +124,25 @@ def test_free_setup_places_chosen_units_and_keeps_them_secret() -> None:
 
 
 @pytest.mark.parametrize(
-    "choice, reason",
+    "choice, units, refused",
     [
-        (["F SMY", "F CON"], "exactly 3"),
-        (["F SMY", "F SMY", "A ANK"], "only one unit"),
-        (["A SMY", "A CON", "A BUL"], "may start only in"),
+        (["F SMY", "F CON"], {"F SMY", "F CON", "F ANK"}, []),
+        (["F SMY", "F SMY", "A ANK"], {"F SMY", "A ANK", "A CON"}, ["F SMY"]),
+        (["A SMY", "A CON", "A BUL"], {"A SMY", "A CON", "F ANK"}, ["A BUL"]),
+        (["A XYZ"], {"F ANK", "A CON", "A SMY"}, ["A XYZ"]),
     ],
 )
-def test_bad_free_setups_fall_back_to_the_standard_start(choice: list[str], reason: str) -> None:
+def test_free_setup_judges_each_line(choice: list[str], units: set[str], refused: list[str]) -> None:
+    """Each setup line is judged on its own: the good lines place their units, a wrong line
+    is refused with its own reason, and each centre left empty gets the standard start's unit
+    (as the seed's GM notes a silent power's start), which the power is told."""
     variant = Variant.named("deadman")
     played = variant.play(variant.start(), {"TURKEY": choice})
-    assert {str(u) for u in played.position.state.units_of("TURKEY")} == {"F ANK", "A CON", "A SMY"}
-    assert reason in str(played.rejected[0].reason)
+    assert {str(u) for u in played.position.state.units_of("TURKEY")} == units
+    assert [r.text for r in played.rejected] == refused
+    assert [c.text for c in variant.screen(variant.start(), "TURKEY", choice) if not c.ok] == refused
+    defaults = played.observations["TURKEY"].notices_of("setup-default")
+    assert len(defaults) == (len(units - set(choice)) > 0)
 
 
 def test_fog_1898_announces_anonymous_centre_totals_each_winter() -> None:

@@ -28,10 +28,11 @@ Visible: BEL HOL
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
 
 from fogdip.engine.errors import PhaseError
-from fogdip.engine.units import Phase
+from fogdip.engine.units import KIND_NAMES, SEASON_NAMES, Phase
 from fogdip.fog.masked import Hidden, MaskedOrder, MaskedUnit, OrderKind, Place, SeenResult
 from fogdip.fog.observation import Observation, SeenOrder
 
@@ -39,6 +40,9 @@ from fogdip.fog.observation import Observation, SeenOrder
 UNKNOWN = "???"
 #: The owner key used in JSON and text when a unit's or order's owner is hidden.
 UNKNOWN_OWNER = "?"
+#: The kind of notice that lists the phases a combined turn played (data ``phases``): it
+#: heads the report rather than standing among the notices.
+TURN_NOTICE = "turn"
 
 
 def place_text(place: Place) -> str:
@@ -133,9 +137,11 @@ def observation_text(seen: Observation) -> str:
         for center, owner in seen.centers:
             by_owner.setdefault(owner, []).append(center)
         lines.extend(f"  {owner}: {' '.join(centers)}" for owner, centers in sorted(by_owner.items()))
-    if seen.notices:
+    # The phases a combined turn played are in its heading.
+    told = [notice for notice in seen.notices if notice.kind != TURN_NOTICE]
+    if told:
         lines.append("Notices:")
-        lines.extend(f"  {notice.text}" for notice in seen.notices)
+        lines.extend(f"  {notice.text}" for notice in told)
     lines.append(f"Visible: {' '.join(sorted(seen.visible)) or 'nothing'}")
     return "\n".join(lines)
 
@@ -145,6 +151,28 @@ def order_line(order: SeenOrder, viewer: str) -> str:
     owner = "" if order.power == viewer else f"{order.power or 'unknown'}: "
     mark = result_mark(order.result)
     return f"{owner}{seen_order_text(order)}{' ' + mark if mark else ''}"
+
+
+def turn_title(phases: Sequence[str]) -> str:
+    """What a turn that played ``phases`` held, in words: each season's phases together.
+
+    >>> turn_title(["W1901A", "S1902M"])
+    'Winter 1901 adjustments and Spring 1902 movement'
+    >>> turn_title(["F1901M", "F1901R", "W1901A"])
+    'Fall 1901 movement and retreats, and Winter 1901 adjustments'
+    """
+    seasons: list[list[Phase]] = []
+    for name in phases:
+        phase = Phase.parse(name)
+        if seasons and seasons[-1][0][:2] == phase[:2]:
+            seasons[-1].append(phase)
+        else:
+            seasons.append([phase])
+    parts = [
+        f"{SEASON_NAMES[group[0].season]} {group[0].year} {' and '.join(KIND_NAMES[p.kind] for p in group)}"
+        for group in seasons
+    ]
+    return ", and ".join(parts) if any(len(group) > 1 for group in seasons) else " and ".join(parts)
 
 
 def _phase_title(seen: Observation) -> str:
@@ -157,4 +185,11 @@ def _phase_title(seen: Observation) -> str:
         return name
     if seen.opening:
         return f"before {phase.long_name} ({seen.phase})"
+    for notice in seen.notices_of(TURN_NOTICE):
+        played = notice.get("phases")
+        if isinstance(played, tuple) and played and all(isinstance(p, str) for p in played):
+            try:
+                return f"{turn_title([str(p) for p in played])} ({seen.phase})"
+            except PhaseError:
+                break  # a damaged notice: the turn's own name still heads the report
     return f"{phase.long_name} ({seen.phase})"

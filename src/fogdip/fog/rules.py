@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from fogdip.engine.errors import FogdipError
 from fogdip.engine.map import UnitKind
-from fogdip.engine.outcomes import RejectedOrder, Resolution
+from fogdip.engine.outcomes import OrderResult, Outcome, RejectedOrder, Resolution
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.observation import Notice, Observation, SeenOrder, SeenUnit
@@ -258,6 +258,11 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
                 province=unit.province,
             ),
         )
+    if resolution.before.phase.kind == "R":
+        for result in resolution.orders:
+            notice = _retreat_failed(result)
+            if notice is not None:
+                tell(result.power, notice)
     before, after = resolution.before.centers, resolution.after.centers
     for center in sorted(set(before) | set(after)):
         was, now = before.get(center), after.get(center)
@@ -271,6 +276,45 @@ def _own_affairs(resolution: Resolution) -> dict[bool, dict[str, tuple[Notice, .
 
 
 _affairs: KeptOn[Resolution, dict[bool, dict[str, tuple[Notice, ...]]]] = KeptOn(_own_affairs)
+
+
+def _retreat_failed(result: OrderResult) -> Notice | None:
+    """Telling a power that its unit was disbanded in a retreat phase, and why, when it did
+    not ask for it: it had no retreat order, its retreat bounced, or the order was illegal.
+    A bounce is not explained further: whether the place was held, left empty by a
+    stand-off, where the attack came from, or sought by another retreat may all be out of the
+    power's sight. An illegal retreat's reason is judged by the map alone in every fog game.
+
+    >>> from fogdip.engine import GameState, Phase, Unit, adjudicate, get_rules
+    >>> from fogdip.engine.state import Dislodged
+    >>> bur = Unit("FRANCE", "A", "BUR")
+    >>> state = GameState.initial().with_changes(phase=Phase.parse("S1901R"), dislodged={"BUR": Dislodged(bur, "MUN", ("PAR",))})
+    >>> record = adjudicate(state, {}, get_rules().with_options(legality="map"))
+    >>> _retreat_failed(record.result_of("BUR")).text
+    'Your A BUR was disbanded: it had no retreat order'
+    """
+    unit = result.unit
+    if unit is None:
+        return None
+    if result.outcome is Outcome.DISBANDED and result.defaulted:
+        why, text = "no-order", "it had no retreat order"
+    elif result.outcome is Outcome.BOUNCED:
+        target = getattr(result.order, "target", "")
+        why = "bounced"
+        text = f"its retreat to {target} bounced (the place was not free, or another unit retreated there too)"
+    elif result.outcome is Outcome.ILLEGAL:
+        reason = result.reason
+        said = f": {replace(reason, next=None)}" if reason is not None else ""
+        why, text = "illegal", f"its order {result.text or str(result.order)!r} could not be carried out{said}"
+    else:
+        return None
+    return Notice.make(
+        "disbanded",
+        f"Your {unit} was disbanded: {text}",
+        unit=str(unit),
+        province=unit.province,
+        why=why,
+    )
 
 
 def _dislodged_unit(resolution: Resolution, province: str) -> Unit | None:

@@ -223,19 +223,19 @@ class Hub:
         with self.db.lookup() as connection:
             seats: dict[str, list[tuple[str, str | None]]] = {}
             for game_id, power, user_id in connection.execute(
-                select(Seat.game_id, Seat.power, Seat.user_id).where(Seat.game_id.in_(games))
+                select(Seat.game_id, Seat.power, Seat.user_id).where(Seat.game_id.in_(sorted(games)))
             ):
                 seats.setdefault(game_id, []).append((power, None if user_id is None else str(user_id)))
             rows = {
                 game_id: (master_id, observers)
                 for game_id, master_id, observers in connection.execute(
-                    select(GameRow.id, GameRow.master_id, GameRow.observers).where(GameRow.id.in_(games))
+                    select(GameRow.id, GameRow.master_id, GameRow.observers).where(GameRow.id.in_(sorted(games)))
                 )
             }
             watching = set(
                 connection.execute(
                     select(Observer.game_id, Observer.user_id).where(
-                        Observer.game_id.in_(games), Observer.user_id.in_(accounts)
+                        Observer.game_id.in_(sorted(games)), Observer.user_id.in_(sorted(accounts))
                     )
                 ).tuples()
             )

@@ -3,8 +3,9 @@
 A combined turn takes one order list per power: seed 001 files Fall's retreats and Winter's
 adjustments with the Fall moves, seed 002 files Winter's builds with the next Spring's moves.
 Each line is read once (:func:`fogdip.variants.lines.read_line`); :func:`check_line` vets it,
-when it is filed and again when the turn is played; :func:`select_retreats` and
-:func:`select_adjustments` pick, when a sub-phase comes, the orders to hand the engine.
+the first step of the one screening filing and playing share
+(:mod:`fogdip.variants.screening`); :func:`select_retreats` and :func:`select_adjustments`
+pick, when a sub-phase comes, the orders to hand the engine.
 
 The syntax and every reading chosen are documented in docs/variants/sighting.md and deadman.md.
 """
@@ -19,14 +20,10 @@ from fogdip.engine.errors import FogdipError, InvalidOrder
 from fogdip.engine.map import Map, UnitKind
 from fogdip.engine.orders import (
     Build,
-    Convoy,
     Disband,
-    Hold,
     Move,
     Order,
     Retreat,
-    SupportHold,
-    SupportMove,
     UnitRef,
     Waive,
     Written,
@@ -45,6 +42,7 @@ from fogdip.variants.lines import (
     read_line,
 )
 from fogdip.variants.options import VariantOptions
+from fogdip.variants.phase_words import named_kinds, not_of_kind, order_kinds, out_of_turn
 
 
 @dataclass(frozen=True)
@@ -137,19 +135,22 @@ class Sight:
 
 def check_line(line: Line, state: GameState, power: str, options: VariantOptions, sight: Sight) -> None:
     """Raise :class:`InvalidOrder` if a line, as filed for the turn starting at ``state``, is
-    malformed or unreadable, belongs to no sub-phase of the turn, is conditional where it may
-    not be, or names a foreign unit's place the power could not see (``sight``): seed 001
-    allows conditions only on "those exact spaces where he could see the foreign unit". A
-    plain line of the turn's first sub-phase is checked no further (the engine, or a variant's
-    extra orders, judge it when played). Every reason depends only on the power's own units,
-    the map and ``sight``."""
+    malformed, belongs to no sub-phase of the turn, is conditional where it may not be, cannot
+    be read, names a foreign unit's place the power could not see (``sight``: seed 001 allows
+    conditions only on "those exact spaces where he could see the foreign unit"), or is an
+    order of another kind than its sub-phase takes (:mod:`fogdip.variants.phase_words`). A line
+    filed ahead for a retreat or an adjustment is checked against what the power's own units
+    and the map settle now. These are the first checks of
+    :func:`fogdip.variants.screening.screen`, which goes on with the unit, legality and counts.
+    Every reason depends only on the power's own units, the map and ``sight``."""
     text = line.text
     if line.malformed:
         raise InvalidOrder(text, line.problem or "")
     kinds = turn_kinds(options, state.phase)
+    turn = str(state.phase)
     kind = line.section if len(kinds) == 1 and line.section is not None else line.kind
     if kind not in kinds:
-        raise InvalidOrder(text, _absent(kind, kinds, state.phase, options))
+        raise InvalidOrder(text, out_of_turn((kind,), turn, kinds, options))
     if line.conditional:
         if not options.conditional_orders:
             raise InvalidOrder(text, "conditional orders are not allowed in this variant")
@@ -165,13 +166,21 @@ def check_line(line: Line, state: GameState, power: str, options: VariantOptions
         raise InvalidOrder(text, line.problem)
     for condition in line.conditions:
         _check_condition(condition, state, power, sight, text)
+    order = line.order
+    assert order is not None
+    belongs = order_kinds(order)
+    if kind not in belongs:
+        # A turn of one phase takes every line, so the order is out of its turn; in a turn of
+        # several, a section prefix put it in a sub-phase it does not belong to.
+        missing = [k for k in named_kinds(order) if k not in kinds]
+        raise InvalidOrder(text, out_of_turn(missing, turn, kinds, options) if missing else not_of_kind(order, kind))
     if kind == kinds[0] or kind == "M":
         return
-    order = line.order
-    assert isinstance(order, (Build, Disband, Hold, Move, Retreat, Waive, SupportHold, SupportMove, Convoy))
     if kind == "R":
+        assert isinstance(order, (Retreat, Move, Disband))  # order_kinds says so
         _check_retreat(order, state, power, text)
     else:
+        assert isinstance(order, (Build, Disband, Waive))
         _check_adjustment(order, state, power, options, text)
 
 
@@ -193,15 +202,6 @@ def check_filed_line(text: str, state: GameState, power: str, options: VariantOp
     """
     line = read_line(text, turn_kinds(options, state.phase), state.board, options)
     check_line(line, state, power, options, sight)
-
-
-def _absent(kind: str, kinds: tuple[str, ...], phase: Phase, options: VariantOptions) -> str:
-    if kind == "A":
-        when = "the Fall orders" if options.fall_winter_combined else "the Winter orders"
-        return f"this turn ({phase}) has no adjustments: builds, removals and WAIVE are filed with {when}"
-    if kind == "R":
-        return f"this turn ({phase}) has no retreats to file ahead"
-    return f"this turn ({phase}) has no movement: it plays {', '.join(_KIND_WORDS[k] for k in kinds)}"
 
 
 def _check_condition(condition: Condition, state: GameState, power: str, sight: Sight, text: str) -> None:
@@ -278,9 +278,7 @@ def _possible_moves(board: Map, ref: UnitRef, target: str) -> list[tuple[UnitKin
     return sorted(set(out))
 
 
-def _check_retreat(order: Order, state: GameState, power: str, text: str) -> None:
-    if not isinstance(order, (Retreat, Move, Disband)):
-        raise InvalidOrder(text, "a retreat filed ahead is '<unit> R <province>' or '<unit> D'")
+def _check_retreat(order: Retreat | Move | Disband, state: GameState, power: str, text: str) -> None:
     # The unit dislodged this turn is one that stands where it stood at filing time.
     board, ref = state.board, order.unit
     unit = state.units.get(board.province_of(ref.location))
@@ -293,13 +291,13 @@ def _check_retreat(order: Order, state: GameState, power: str, text: str) -> Non
         raise InvalidOrder(text, f"{unit} could never retreat to {order.target}: it is not one move away")
 
 
-def _check_adjustment(order: Order, state: GameState, power: str, options: VariantOptions, text: str) -> None:
+def _check_adjustment(
+    order: Build | Disband | Waive, state: GameState, power: str, options: VariantOptions, text: str
+) -> None:
     # Who owns what, and where units stand, is only known once the turn is played: only what
     # the map and the power's own home centres settle is checked here.
     if isinstance(order, Waive):
         return
-    if not isinstance(order, (Build, Disband)):
-        raise InvalidOrder(text, "an adjustment is a build ('A PAR B'), a removal ('A PAR D') or WAIVE")
     board, ref = state.board, order.unit
     province = board.province_of(ref.location)
     if isinstance(order, Build):

@@ -261,8 +261,20 @@ def spied_notices(state: GameState, reports: Iterable[SpyReport]) -> dict[str, N
     return out
 
 
-def peek_notice(state: GameState, peek: Peek) -> Notice:
-    """The answer to a peek: whether a unit stands in the province at the end of the
-    season. A unit dislodged there does not count; its province always holds its attacker."""
-    answer = "occupied" if peek.province in state.units else "empty"
+def peek_notice(state: GameState, peek: Peek, power: str) -> Notice:
+    """The answer to ``power``'s peek: whether a unit stands in the province at the end of the
+    season. A unit dislodged there does not count; its province always holds its attacker.
+    Where the power's own unit stands, the peek tells it nothing new, and the answer says so
+    (answer ``"own"``).
+
+    >>> from fogdip.engine import GameState
+    >>> state = GameState.initial()
+    >>> peek_notice(state, Peek("PAR"), "FRANCE").text, peek_notice(state, Peek("PAR"), "GERMANY").text
+    ('PAS PAR: your own A PAR stands there; a peek tells only of others', 'PAS PAR: occupied')
+    """
+    unit = state.units.get(peek.province)
+    if unit is not None and unit.power == power:
+        text = f"PAS {peek.province}: your own {unit} stands there; a peek tells only of others"
+        return Notice.make("peek", text, province=peek.province, answer="own")
+    answer = "empty" if unit is None else "occupied"
     return Notice.make("peek", f"PAS {peek.province}: {answer}", province=peek.province, answer=answer)

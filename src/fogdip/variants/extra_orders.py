@@ -40,6 +40,7 @@ from fogdip.engine.errors import FogdipError, OrderRejected
 from fogdip.engine.judge import advance
 from fogdip.engine.orders import Hold, Move, Order, UnitRef, Written
 from fogdip.engine.outcomes import Outcome, RejectedOrder, Resolution
+from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
 from fogdip.fog.masked import FAILED, SUCCEEDED, MaskedOrder, MaskedUnit, OrderKind
@@ -86,8 +87,6 @@ class Plan:
     espionage: list[Filed] = field(default_factory=list)
     disbands: list[Filed] = field(default_factory=list)
     peeks: list[Filed] = field(default_factory=list)
-    #: Units given an extra order and another order: (power, unit, the orders).
-    void: list[tuple[str, Unit, tuple[Order | ExtraOrder, ...]]] = field(default_factory=list)
     rejected: list[RejectedOrder] = field(default_factory=list)
     #: Espionage orders accepted per power (carried out, failed or void alike).
     espionage_used: dict[str, int] = field(default_factory=dict)
@@ -98,9 +97,11 @@ class MovementExtras:
     """The extra orders filed for one movement phase, pulled out of the powers' order lists.
 
     Life cycle, driven by :mod:`fogdip.variants.turn`:
-    1. :meth:`collect` reads every power's order texts, takes out the extra orders (checking
-       each against the options and ``usage``), and returns the texts left for the engine (an
-       espionage order becomes a hold of its unit) plus the rejected extra orders.
+    1. :meth:`collect` takes every power's lines, as screened (:mod:`fogdip.variants.screening`
+       judged each against the options, the limits and ``usage``, and kept one order per
+       unit), takes out the extra orders (checking again that each unit is still there: a
+       turn filed ahead may have lost it), and returns the orders left for the engine (an
+       espionage order becomes a hold of its unit) plus the extra orders refused.
     2. :meth:`before_resolution` returns the state the engine adjudicates (units disbanded
        "before" are gone).
     3. :meth:`after_resolution` takes the engine's record and returns it adjusted (units
@@ -126,8 +127,8 @@ class MovementExtras:
     def collect(
         cls, state: GameState, lines: Mapping[str, list[Line]], options: VariantOptions, usage: Mapping[str, Any]
     ) -> tuple[MovementExtras, dict[str, list[Written]], list[RejectedOrder]]:
-        """Take the extra orders out of each power's lines (read, and screened for what
-        cannot be read); the rest go to the engine as they were read."""
+        """Take the extra orders out of each power's lines (read and screened: one order per
+        unit, every limit kept); the rest go to the engine as they were read."""
         plan = Plan(state.phase.year)
         engine: dict[str, list[Written]] = {}
         for power in sorted(lines):
@@ -141,10 +142,11 @@ class MovementExtras:
                     normal.append(line.written)
                     continue
                 try:
-                    filed.append(_check(state, power, line.order_text, order, options))
+                    filed.append(check_extra(state, power, line.order_text, order, options))
                 except OrderRejected as exc:
-                    plan.rejected.append(RejectedOrder.refused(power, line.order_text, exc.reason))
-            engine[power] = _settle(state, power, normal, filed, options, usage, plan)
+                    reason = exc.cause or Reason(Why.REFUSED, words=(exc.reason,))
+                    plan.rejected.append(RejectedOrder(power, line.order_text, reason))
+            engine[power] = _settle(power, normal, filed, options, plan)
         return cls(options, {"plan": plan}), engine, list(plan.rejected)
 
     # --- 2. before --------------------------------------------------------------------------
@@ -171,22 +173,6 @@ class MovementExtras:
 
         for refused in plan.rejected:
             tell(refused.power, rejected_notice(refused))
-        for power, unit, given in plan.void:
-            # In one order whatever order they were written in, as the engine's conflicts are.
-            pairs = sorted(((_masked(order, unit), str(order)) for order in given), key=lambda p: p[0].sort_key())
-            masked = [m for m, _text in pairs]
-            orders.setdefault(power, []).append(SeenOrder(power, masked[0], FAILED, tuple(masked[1:])))
-            texts = tuple(t for _m, t in pairs)
-            listed = " and ".join(repr(t) for t in texts)
-            tell(
-                power,
-                Notice.make(
-                    "void",
-                    f"{unit} was given two different orders ({listed}): it held, and neither was carried out",
-                    unit=str(unit),
-                    orders=texts,
-                ),
-            )
         for filed in plan.disbands:
             assert filed.unit is not None
             orders.setdefault(filed.power, []).append(
@@ -195,7 +181,7 @@ class MovementExtras:
         for filed in plan.peeks:
             assert isinstance(filed.order, Peek)
             orders.setdefault(filed.power, []).append(SeenOrder(filed.power, _masked(filed.order, None), SUCCEEDED))
-            tell(filed.power, peek_notice(after, filed.order))
+            tell(filed.power, peek_notice(after, filed.order, filed.power))
         reports: list[SpyReport] = []
         for filed in plan.espionage:
             assert filed.unit is not None and isinstance(filed.order, Espionage)
@@ -243,9 +229,21 @@ class MovementExtras:
 # --- checking ---------------------------------------------------------------------------------
 
 
-def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: VariantOptions) -> Filed:
-    """An extra order checked on its own. Every reason names only the map, the options and
-    the power's own units and orders: never a foreign unit."""
+def check_extra(state: GameState, power: str, text: str, order: ExtraOrder, options: VariantOptions) -> Filed:
+    """An extra order checked on its own, in ``state`` (the movement phase it is for), or
+    :class:`OrderRejected`. Every reason names only the map, the options and the power's own
+    units and orders: never a foreign unit.
+
+    >>> from fogdip.engine import GameState, Phase
+    >>> from fogdip.variants.options import preset
+    >>> spring = GameState.initial().with_changes(phase=Phase("S", 1902, "M"))
+    >>> check_extra(spring, "FRANCE", "A PAR E GERMANY", Espionage(UnitRef(None, "PAR"), "GERMANY"), preset("deadman")).order
+    Espionage(unit=UnitRef(kind='A', location='PAR'), target='GERMANY')
+    >>> check_extra(spring, "FRANCE", "A BEL DB", DisbandNow(UnitRef("A", "BEL")), preset("deadman"))
+    Traceback (most recent call last):
+    ...
+    fogdip.engine.errors.OrderRejected: FRANCE has no unit in BEL
+    """
     if power not in state.board.power_info:
         raise OrderRejected(f"{power} is not a power of this game")
     if isinstance(order, Peek):
@@ -265,7 +263,10 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
     province = order.unit.province
     unit = state.units.get(province)
     if unit is None or unit.power != power:
-        raise OrderRejected(f"{power} has no unit in {province}")
+        # The engine's own reason, so that a line filed ahead for a unit lost meanwhile is
+        # told the same whichever kind of order it was.
+        missing = Reason(Why.NO_SUCH_UNIT, power=power, places=(province,))
+        raise OrderRejected(str(missing), cause=missing)
     if order.unit.kind is not None and order.unit.kind != unit.kind:
         raise OrderRejected(
             f"wrong unit type: the unit in {province} is {_KIND_NAMES[unit.kind]}, write {unit.kind} {unit.location}"
@@ -279,96 +280,46 @@ def _check(state: GameState, power: str, text: str, order: ExtraOrder, options: 
 
 
 def _settle(
-    state: GameState,
-    power: str,
-    normal: list[Written],
-    filed: list[Filed],
-    options: VariantOptions,
-    usage: Mapping[str, Any],
-    plan: Plan,
+    power: str, normal: list[Written], filed: list[Filed], options: VariantOptions, plan: Plan
 ) -> list[Written]:
-    """Apply the one-per-season and usage limits and the two-orders rule to one power's
-    accepted extra orders; record them in ``plan``; return the power's lines for the engine."""
-    by_unit: dict[str, list[Filed]] = {}
-    peek: Filed | None = None
+    """Record one power's accepted extra orders in ``plan`` and return the power's lines for
+    the engine. The screening kept one order per unit, one peek and the espionage allowance
+    (:mod:`fogdip.variants.screening`), so every order here is carried out."""
+    lines = list(normal)
     for item in filed:
         if isinstance(item.order, Peek):
-            if peek is None:
-                peek = item
-                plan.peeks.append(item)
-            elif item.order != peek.order:
-                plan.rejected.append(
-                    RejectedOrder.refused(
-                        power,
-                        item.text,
-                        f"only one peek-a-sneak per season: {str(peek.order)!r} is already given",
-                    )
-                )
+            plan.peeks.append(item)
             continue
-        assert item.unit is not None
-        same_unit = by_unit.setdefault(item.unit.province, [])
-        if any(other.order == item.order for other in same_unit):
-            continue  # the same order twice is one order, as in the engine
-        if isinstance(item.order, Espionage):
-            refusal = _espionage_limit(power, plan, usage, options)
-            if refusal is not None:
-                plan.rejected.append(RejectedOrder.refused(power, item.text, refusal))
-                continue
-            plan.espionage_used[power] = plan.espionage_used.get(power, 0) + 1
-        same_unit.append(item)
-    commanded = _commanded(state, power, normal)
-    lines = list(normal)
-    for province, items in by_unit.items():
-        if not items:
-            continue
-        unit = items[0].unit
+        unit = item.unit
         assert unit is not None
         held = Hold(UnitRef(unit.kind, unit.location))
-        hold = Written(str(held), held)
-        if len(items) > 1 or province in commanded:
-            # Two different orders for one unit: it holds and both are void (the engine's
-            # rule, DATC 4.D.3). The engine gets the other orders too, so its record tells.
-            given = tuple(i.order for i in items) + tuple(commanded.get(province, ()))
-            plan.void.append((power, unit, given))
-            lines.append(hold)
-            continue
-        item = items[0]
         if isinstance(item.order, Espionage):
             plan.espionage.append(item)
-            lines.append(hold)
+            plan.espionage_used[power] = plan.espionage_used.get(power, 0) + 1
+            lines.append(Written(str(held), held))
         else:
             plan.disbands.append(item)
             if options.disband_timing == "after":
-                lines.append(hold)
+                lines.append(Written(str(held), held))
     return lines
 
 
-def _espionage_limit(power: str, plan: Plan, usage: Mapping[str, Any], options: VariantOptions) -> str | None:
-    """Why one more espionage order of ``power`` is refused, or ``None``."""
-    now = plan.espionage_used.get(power, 0)
-    if options.espionage_limit == "season" and now >= 1:
+def espionage_limit(power: str, year: int, given: int, usage: Mapping[str, Any], options: VariantOptions) -> str | None:
+    """Why one more espionage order of ``power`` for a movement phase of ``year`` is refused,
+    when ``given`` are already accepted for it, or ``None``.
+
+    >>> from fogdip.variants.options import preset
+    >>> espionage_limit("ENGLAND", 1902, 0, {"espionage": {"ENGLAND": {"1902": 1}}}, preset("deadman"))
+    'ENGLAND has already used its espionage order for 1902 (one per game year)'
+    """
+    if options.espionage_limit == "season" and given >= 1:
         return "only one espionage order per season is allowed, and one is already given"
     if options.espionage_limit == "year":
-        if _count(usage, power, str(plan.year)) >= 1:
-            return f"{power} has already used its espionage order for {plan.year} (one per game year)"
-        if now >= 1:
+        if _count(usage, power, str(year)) >= 1:
+            return f"{power} has already used its espionage order for {year} (one per game year)"
+        if given >= 1:
             return "only one espionage order per game year is allowed, and one is already given"
     return None
-
-
-def _commanded(state: GameState, power: str, lines: list[Written]) -> dict[str, list[Order]]:
-    """Provinces of the power's own units that ordinary lines command, with their orders as
-    read (without the engine's checks, which look at foreign units too)."""
-    out: dict[str, list[Order]] = {}
-    for _text, order in lines:
-        ref = getattr(order, "unit", None)
-        if ref is None:
-            continue
-        province = state.board.province_of(ref.location)
-        unit = state.units.get(province)
-        if unit is not None and unit.power == power:
-            out.setdefault(province, []).append(order)
-    return out
 
 
 def _masked(order: Order | ExtraOrder, unit: Unit | None) -> MaskedOrder:

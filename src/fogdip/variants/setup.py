@@ -76,31 +76,66 @@ def default_units(power: str, setup: str, board: Map) -> list[Unit]:
     return standard.units_of(power)
 
 
+def read_placement(state: GameState, power: str, text: str, setup: str) -> Unit:
+    """Read one line of a power's setup choice (``A BER``, ``Fleet Kiel``), or raise
+    :class:`InvalidOrder` saying what is wrong with that line alone.
+
+    >>> from fogdip.engine import standard_map
+    >>> read_placement(setup_start("free", standard_map()), "GERMANY", "fleet kiel", "free")
+    Unit('GERMANY', 'F', 'KIE')
+    """
+    board = state.board
+    allowed = start_centers(state, power, setup)
+    kind_text, _, where = text.strip().upper().partition(" ")
+    kind = {"A": "A", "ARMY": "A", "F": "F", "FLEET": "F"}.get(kind_text)
+    if kind is None or not where.strip():
+        raise InvalidOrder(text, f"write a unit type and a centre, e.g. 'A {allowed[0]}' or 'F {allowed[0]}'")
+    location = board.resolve_name(where.strip())
+    if location is None:
+        raise InvalidOrder(text, f"unknown province {where.strip()!r}")
+    province = board.province_of(location)
+    if province not in allowed:
+        raise InvalidOrder(text, f"{power} may start only in {', '.join(allowed)}")
+    if kind == "F" and location == province and board.coasts(province):
+        coasts = " or ".join(f"F {c}" for c in board.coasts(province))
+        raise InvalidOrder(text, f"a fleet in {province} must name its coast: {coasts}")
+    if not board.can_hold(kind, location):  # type: ignore[arg-type]
+        raise InvalidOrder(text, f"{'an army' if kind == 'A' else 'a fleet'} cannot stand in {location}")
+    return Unit(power, kind, location)  # type: ignore[arg-type]
+
+
+def fill_by_default(state: GameState, power: str, chosen: list[Unit], setup: str) -> list[Unit]:
+    """The units of the standard start on the power's starting centres that ``chosen`` leaves
+    empty: what a power gets for the centres it chose no unit for (seed 002: "If you say nothing
+    prior to Spring 01, than I will note your starting position").
+
+    >>> from fogdip.engine import standard_map
+    >>> state = setup_start("free", standard_map())
+    >>> fill_by_default(state, "TURKEY", [Unit("TURKEY", "F", "SMY")], "free")
+    [Unit('TURKEY', 'F', 'ANK'), Unit('TURKEY', 'A', 'CON')]
+    """
+    taken = {unit.province for unit in chosen}
+    allowed = set(start_centers(state, power, setup))
+    return [
+        unit
+        for unit in default_units(power, setup, state.board)
+        if unit.province in allowed and unit.province not in taken
+    ]
+
+
 def choose_units(state: GameState, power: str, texts: list[str], setup: str) -> list[Unit]:
-    """Read a power's setup choice, or raise :class:`InvalidOrder` saying what is wrong."""
+    """Read a whole setup choice, one unit per starting centre, or raise
+    :class:`InvalidOrder` at the first line that is wrong (or if a centre is left without a
+    unit). Playing a turn judges each line on its own instead (:mod:`fogdip.variants.screening`)."""
     board = state.board
     allowed = start_centers(state, power, setup)
     wanted = len(allowed) if setup == "1898" else len(default_units(power, setup, board))
     units: list[Unit] = []
     for text in texts:
-        kind_text, _, where = text.strip().upper().partition(" ")
-        kind = {"A": "A", "ARMY": "A", "F": "F", "FLEET": "F"}.get(kind_text)
-        if kind is None or not where.strip():
-            raise InvalidOrder(text, f"write a unit type and a centre, e.g. 'A {allowed[0]}' or 'F {allowed[0]}'")
-        location = board.resolve_name(where.strip())
-        if location is None:
-            raise InvalidOrder(text, f"unknown province {where.strip()!r}")
-        province = board.province_of(location)
-        if province not in allowed:
-            raise InvalidOrder(text, f"{power} may start only in {', '.join(allowed)}")
-        if kind == "F" and location == province and board.coasts(province):
-            coasts = " or ".join(f"F {c}" for c in board.coasts(province))
-            raise InvalidOrder(text, f"a fleet in {province} must name its coast: {coasts}")
-        if not board.can_hold(kind, location):  # type: ignore[arg-type]
-            raise InvalidOrder(text, f"{'an army' if kind == 'A' else 'a fleet'} cannot stand in {location}")
-        if any(u.province == province for u in units):
-            raise InvalidOrder(text, f"only one unit may start in {province}")
-        units.append(Unit(power, kind, location))  # type: ignore[arg-type]
+        unit = read_placement(state, power, text, setup)
+        if any(u.province == unit.province for u in units):
+            raise InvalidOrder(text, f"only one unit may start in {unit.province}")
+        units.append(unit)
     if len(units) != wanted:
         raise InvalidOrder(
             "; ".join(texts) or "(nothing)",

@@ -43,14 +43,14 @@ from fogdip.variants.announcements import announcements
 from fogdip.variants.conditional import (
     Sight,
     TurnContext,
-    check_line,
     select_adjustments,
     select_retreats,
     turn_kinds,
 )
 from fogdip.variants.extra_orders import MovementExtras
-from fogdip.variants.lines import Line, read_lines
+from fogdip.variants.lines import Line
 from fogdip.variants.options import VariantOptions, compose
+from fogdip.variants.screening import Screening, screen
 
 COMPLETED = "COMPLETED"
 
@@ -161,24 +161,33 @@ class Variant:
         """The engine phase kinds one turn covers from this position, in order."""
         return turn_kinds(self.options, position.state.phase)
 
-    def play(self, position: Position, orders: Mapping[str, list[str]]) -> TurnResult:
-        """Adjudicate one turn with each power's order lines (texts)."""
+    def screen(self, position: Position, power: str, lines: Sequence[str]) -> Screening:
+        """Every line ``power`` files for the next turn of ``position``, with its verdict: the
+        one screening filing shows and :meth:`play` plays (:mod:`fogdip.variants.screening`).
+
+        >>> variant = Variant.named("fog-of-war")
+        >>> [v.error for v in variant.screen(variant.start(), "FRANCE", ["A PAR - BUR", "A PAR H"])]
+        [None, "A PAR already has an order, on line 1 ('A PAR - BUR'): give each unit one order; delete this line or line 1"]
+        """
+        return screen(self, position, power, lines)
+
+    def play(self, position: Position, orders: Mapping[str, Sequence[str] | Screening]) -> TurnResult:
+        """Adjudicate one turn with each power's lines: texts, screened here, or the
+        :class:`Screening` filing made of them for this turn, played as they were judged.
+        Accepted lines go to the engine as read; refused lines are set aside with their
+        reasons (an illegal order still commands its unit, which holds, unless another line
+        commands it)."""
         if position.completed:
             raise FogdipError("the game is over; there is no turn to play")
-        orders = {power: list(lines) for power, lines in orders.items()}
+        screenings, stray = self._screenings(position, orders)
         if position.setup_pending:
-            return self._play_setup(position, orders)
+            return self._play_setup(position, screenings, stray)
         kinds = self.turn_kinds(position)
-        # Every line is read here, once: what follows works on the values read.
-        kept, screened, places = self._screen(position, orders, kinds)
-        routed: dict[str, dict[str, list[Line]]] = {}
-        for power, read in kept.items():
-            for line in read:
-                routed.setdefault(power, {}).setdefault(line.kind, []).append(line)
+        routed, screened, places = _route(position.state, screenings)
         state, usage = position.state, dict(position.usage)
         resolutions: list[Resolution] = []
         events: list[Events] = []
-        rejected: list[RejectedOrder] = list(screened)
+        rejected: list[RejectedOrder] = [*stray, *screened]
         context = TurnContext()
         for index, kind in enumerate(kinds):
             if state.completed:
@@ -203,38 +212,29 @@ class Variant:
             str(position.state.phase), tuple(resolutions), tuple(rejected), observations, position_after, tuple(events)
         )
 
-    def _screen(
-        self, position: Position, orders: dict[str, list[str]], kinds: tuple[str, ...]
-    ) -> tuple[dict[str, list[Line]], list[RejectedOrder], dict[tuple[str, str], int]]:
-        """Read every line, and set aside those that cannot be read, or that break the
-        variant's rules (a condition naming a space the power could not see, say), whoever
-        calls :meth:`play`. A plain line of the turn's first sub-phase is judged when played.
-        Also returns where each line stands in its power's list (by its words as filed, and
-        as handed on)."""
+    def _screenings(
+        self, position: Position, orders: Mapping[str, Sequence[str] | Screening]
+    ) -> tuple[dict[str, Screening], list[RejectedOrder]]:
+        """Each power's lines screened (those already screened, checked to be for this turn),
+        and the lines given for a name that is no power of the game, refused."""
         state = position.state
-        kept: dict[str, list[Line]] = {}
-        refused: list[RejectedOrder] = []
-        places: dict[tuple[str, str], int] = {}
-        for power, texts in orders.items():
+        screenings: dict[str, Screening] = {}
+        stray: list[RejectedOrder] = []
+        for power, given in orders.items():
             if power not in state.powers:
-                refused.extend(RejectedOrder(power, text, Reason(Why.NOT_A_POWER, power=power)) for text in texts)
+                texts = [v.text for v in given] if isinstance(given, Screening) else list(given)
+                stray.extend(RejectedOrder(power, text, Reason(Why.NOT_A_POWER, power=power)) for text in texts)
                 continue
-            kept[power] = []
-            for index, line in enumerate(read_lines(texts, kinds, state.board, self.options)):
-                places.setdefault((power, line.text), index)
-                places.setdefault((power, line.order_text), index)
-                first = line.kind == kinds[0] and not line.conditional
-                if first and line.problem is not None:
-                    refused.append(RejectedOrder(power, line.order_text, Reason(Why.UNREADABLE, words=(line.problem,))))
-                    continue
-                if not first:
-                    try:
-                        check_line(line, state, power, self.options, self.sight(position, power))
-                    except FogdipError as exc:
-                        refused.append(RejectedOrder.refused(power, line.text, exc.reason))
-                        continue
-                kept[power].append(line)
-        return kept, refused, places
+            if isinstance(given, Screening):
+                if given.power != power or given.turn != position.name:
+                    raise FogdipError(
+                        f"the lines given for {power} were screened for {given.power}'s turn {given.turn}, "
+                        f"not {power}'s turn {position.name}: screen them again"
+                    )
+                screenings[power] = given
+            else:
+                screenings[power] = self.screen(position, power, given)
+        return screenings, stray
 
     def sight(self, position: Position, power: str) -> Sight:
         """Whether ``power`` would see a foreign unit of a kind on a location, in ``position``
@@ -330,28 +330,30 @@ class Variant:
             )
         return False
 
-    def _play_setup(self, position: Position, orders: Mapping[str, list[str]]) -> TurnResult:
+    def _play_setup(
+        self, position: Position, screenings: Mapping[str, Screening], stray: list[RejectedOrder]
+    ) -> TurnResult:
+        """Place every power's units: those its accepted lines choose, and on each starting
+        centre no accepted line fills, the standard start's unit there."""
         state, setup = position.state, self.options.setup
-        choices = {}
-        rejected: list[RejectedOrder] = []
+        choices: dict[str, list[Unit]] = {}
+        rejected: list[RejectedOrder] = list(stray)
+        notices: dict[str, list[Notice]] = {}
         for power in state.powers:
-            lines = orders.get(power)
-            if lines:
-                try:
-                    choices[power] = setups.choose_units(state, power, lines, setup)
-                    continue
-                except FogdipError as exc:
-                    reason = exc.reason
-                    rejected.append(
-                        RejectedOrder.refused(power, "; ".join(lines), f"{reason}; the default start is used")
-                    )
-            choices[power] = setups.default_units(power, setup, state.board)
+            screening = screenings.get(power)
+            chosen = [v.read for v in screening.accepted if isinstance(v.read, Unit)] if screening else []
+            refused = [RejectedOrder(power, v.text, v.reason) for v in screening or () if v.reason is not None]
+            rejected.extend(refused)
+            filled = setups.fill_by_default(state, power, chosen, setup)
+            choices[power] = chosen + filled
+            told = notices.setdefault(power, [rejected_notice(r, "Setup") for r in refused])
+            if screening and filled:
+                told.append(_defaults_notice(filled))
         started = setups.apply_setup(state, choices)
         name = position.name
         observations = {}
         for power in state.powers:
             seen = self.fog.initial(started, power)
-            notices = [rejected_notice(r, "Setup") for r in rejected if r.power == power]
             observations[power] = Observation.build(
                 variant=self.fog.name,
                 power=power,
@@ -360,7 +362,7 @@ class Variant:
                 visible=seen.visible,
                 units=seen.units,
                 centers=seen.center_owners,
-                notices=notices,
+                notices=notices[power],
                 orders=[SeenOrder(power, unit_order(OrderKind.PLACE, u), SUCCEEDED) for u in choices[power]],
             )
         return TurnResult(
@@ -376,7 +378,7 @@ class Variant:
     def _observe(
         self, resolutions: list[Resolution], events: list[Events], turn: str, screened: list[RejectedOrder]
     ) -> dict[str, Observation]:
-        """Each power's report of the turn. ``screened`` are the lines :meth:`_screen` refused;
+        """Each power's report of the turn. ``screened`` are the lines the screening refused;
         the engine's and the extra orders' refusals reach the powers through their records."""
         powers = resolutions[0].before.powers
         final = resolutions[-1].after
@@ -408,3 +410,51 @@ class Variant:
 def _written(lines: Mapping[str, list[Line]]) -> dict[str, list[Written]]:
     """Each power's lines as the engine takes them: their orders, as read, with their words."""
     return {power: [line.written for line in given] for power, given in lines.items()}
+
+
+def _route(
+    state: GameState, screenings: Mapping[str, Screening]
+) -> tuple[dict[str, dict[str, list[Line]]], list[RejectedOrder], dict[tuple[str, str], int]]:
+    """Each power's lines to play, by sub-phase; the lines refused, set aside with their
+    reasons; and where each line stands in its power's list (by its words as filed, and as
+    handed on). An illegal line is played (its unit holds, and the record keeps the order)
+    where no other line of the power commands its unit: the first such line only."""
+    board = state.board
+    routed: dict[str, dict[str, list[Line]]] = {}
+    refused: list[RejectedOrder] = []
+    places: dict[tuple[str, str], int] = {}
+
+    def unit_of(line: Line) -> tuple[str, str] | None:
+        ref = getattr(line.order, "unit", None)
+        if line.kind == "A" or ref is None:
+            return None  # the engine judges every adjustment line on its own
+        return line.kind, board.province_of(ref.location)
+
+    for power, screening in screenings.items():
+        parts = routed.setdefault(power, {})
+        commanded = {unit_of(v.line) for v in screening if v.ok}
+        for verdict in screening:
+            line = verdict.line
+            places.setdefault((power, verdict.text), verdict.number - 1)
+            places.setdefault((power, line.order_text), verdict.number - 1)
+            unit = unit_of(line)
+            if verdict.ok or (verdict.illegal and (unit is None or unit not in commanded)):
+                parts.setdefault(line.kind, []).append(line)
+                if unit is not None:
+                    commanded.add(unit)
+                continue
+            assert verdict.reason is not None
+            refused.append(RejectedOrder(power, verdict.text, verdict.reason))
+    return routed, refused, places
+
+
+def _defaults_notice(units: list[Unit]) -> Notice:
+    """Telling a power that the standard start filled the centres it chose no unit for."""
+    provinces = [unit.province for unit in units]
+    listed = " and ".join(str(unit) for unit in units)
+    verb = "stands" if len(units) == 1 else "stand"
+    return Notice.make(
+        "setup-default",
+        f"No unit was chosen for {' and '.join(provinces)}: {listed} of the standard start {verb} there",
+        units=tuple(str(unit) for unit in units),
+    )
