@@ -19,9 +19,14 @@ from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES, bad_request, forbidden
 from fogdip.server.games import GameSettings, store_new
 from fogdip.server.members import find_game
-from fogdip.server.routing import Router
+from fogdip.server.routing import Router, in_lane
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
+
+#: The lane imports run in, one at a time (:class:`fogdip.server.routing.Lanes`): checking a
+#: whole game file takes nearly half a second of the interpreter, and a few at once on the
+#: request workers would hold up every other request.
+IMPORTS = "imports"
 
 
 @router.post(
@@ -30,6 +35,7 @@ router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSE
     response_model=GameOut,
     summary="Bring a 'fogdip gm' game file into the server; you are its game master",
 )
+@in_lane(IMPORTS)
 def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     try:
         game = Game(game_from_json(body.game, "the game file"), "the imported game")
