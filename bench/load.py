@@ -25,7 +25,8 @@ they run as the ``postgres`` user (``runuser``). ``--processes 2`` starts two ``
 on two ports sharing the database, and splits the players between them (streams included).
 
 Every server is started with ``FOGDIP_RATE`` raised (``--rate``, default 1,000,000 a minute):
-all players come from 127.0.0.1, whose per-address limit is four times a client's. It prints
+all players come from 127.0.0.1, whose per-address limit is four times a client's (and with
+``FOGDIP_STREAMS_PER_ADDRESS`` raised, for all their streams). It prints
 requests per second and p50/p95/p99 latency per kind of request, the lag from a turn's
 adjudication to each stream hearing of it, the CPU the server and the bench used, and every
 error (status, code, message); a run should have none. Needs ``websockets`` (``pip install
@@ -179,15 +180,23 @@ def _machine_busy() -> tuple[float, float]:
     return float(sum(values) - idle), float(sum(values))
 
 
-def start_server(data: Path, database: str | None, rate: int) -> Server:
-    """``fogdip serve`` on a free port, waited for until ``/healthz`` answers."""
+def start_server(data: Path, database: str | None, rate: int, env: dict[str, str] | None = None) -> Server:
+    """``fogdip serve`` on a free port, waited for until ``/healthz`` answers. Every player
+    comes from 127.0.0.1: the rate (``rate``) and the streams an address may hold are raised
+    for it; ``env`` sets more."""
     port = free_port()
     data.mkdir(parents=True, exist_ok=True)
     log = data / f"server-{port}.log"
     command = [sys.executable, "-m", "fogdip", "serve", "--data", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
-    env = {**os.environ, "FOGDIP_LOG_LEVEL": "warning", "FOGDIP_RATE": str(rate)}
+    env = {
+        **os.environ,
+        "FOGDIP_LOG_LEVEL": "warning",
+        "FOGDIP_RATE": str(rate),
+        "FOGDIP_STREAMS_PER_ADDRESS": "100000",
+        **(env or {}),
+    }
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"

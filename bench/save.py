@@ -73,12 +73,15 @@ def _append(source: Path, orders: dict[str, list[str]]) -> tuple[float, int]:
             store.save(table, MOMENT)
             session.flush()
             elapsed = time.perf_counter() - start
-            written = session.execute(
-                text("SELECT length(record) FROM turns ORDER BY seq DESC LIMIT 1")
-            ).scalar_one() + session.execute(
-                text("SELECT sum(length(report) + coalesce(length(knowledge), 0)) FROM reports WHERE seq = "
-                     "(SELECT max(seq) FROM reports)")
-            ).scalar_one()
+            written = (
+                session.execute(text("SELECT length(record) FROM turns ORDER BY seq DESC LIMIT 1")).scalar_one()
+                + session.execute(
+                    text(
+                        "SELECT sum(length(report) + coalesce(length(knowledge), 0)) FROM reports WHERE seq = "
+                        "(SELECT max(seq) FROM reports)"
+                    )
+                ).scalar_one()
+            )
         db.dispose()
     return elapsed, int(written)
 
@@ -118,7 +121,9 @@ def main() -> None:
         for _ in range(args.repeat):
             again = Game(game_from_json(json.loads(json.dumps(game_to_json(game.record)))))
             rewritten.append(_rewrite(source, again, orders))
-    print(f"a fog-of-war game of {turns} turns; its next turn saved {args.repeat} times (Python {sys.version.split()[0]})")
+    print(
+        f"a fog-of-war game of {turns} turns; its next turn saved {args.repeat} times (Python {sys.version.split()[0]})"
+    )
     for label, runs in (("appended as rows (now)", appended), ("whole game file rewritten (before)", rewritten)):
         times = [seconds * 1000 for seconds, _bytes in runs]
         print(

@@ -34,14 +34,35 @@ from fogdip.codec.api import (
 
 
 class ApiFailure(Exception):
-    """The server answered with an error: its status, code and message."""
+    """The server answered with an error: its status, code and message. A refused filing's
+    message goes on to name each refused line and why (its ``body`` holds every line's verdict),
+    so that whoever runs a script sees what to fix:
+
+    >>> body = {"lines": [{"number": 1, "text": "A PAR - BUR", "ok": True, "error": None},
+    ...                   {"number": 2, "text": "A PAR - NTH", "ok": False, "error": "an army cannot move to North Sea, a sea"}]}
+    >>> print(ApiFailure(422, "refused", "1 of 2 lines refused", body))
+    422 refused: 1 of 2 lines refused; line 2 'A PAR - NTH': an army cannot move to North Sea, a sea
+    """
 
     def __init__(self, status: int, code: str, message: str, body: Any = None) -> None:
+        message += "".join(f"; {refusal}" for refusal in _refused_lines(body))
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.body = body
+
+
+def _refused_lines(body: Any) -> list[str]:
+    """Each refused line of a filing's answer, as ``line 2 'A PAR - NTH': why``."""
+    lines = body.get("lines") if isinstance(body, dict) else None
+    if not isinstance(lines, list):
+        return []
+    return [
+        f"line {line.get('number')} {line.get('text')!r}: {line.get('error') or 'refused'}"
+        for line in lines
+        if isinstance(line, dict) and line.get("ok") is False
+    ]
 
 
 class FogdipClient:

@@ -59,14 +59,17 @@ def start_server(
     port: int | None = None,
     log_level: str = "warning",
     env: dict[str, str] | None = None,
+    args: list[str] | None = None,
 ) -> ServerProcess:
-    """``fogdip serve`` on ``data`` (and ``database``, if given), waited for until it answers."""
+    """``fogdip serve`` on ``data`` (and ``database``, if given, and more flags ``args``),
+    waited for until it answers."""
     port = port or free_port()
     log = data / f"server-{port}.log"
     data.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "fogdip", "serve", "--data", str(data), "--port", str(port)]
     if database:
         command += ["--database", database]
+    command += args or []
     environment = {**os.environ, "FOGDIP_LOG_LEVEL": log_level, **(env or {})}
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)

@@ -41,6 +41,14 @@ def serve(
         str | None, typer.Option("--host", help="Address to listen on (default 127.0.0.1; FOGDIP_HOST).")
     ] = None,
     port: Annotated[int | None, typer.Option("--port", help="Port to listen on (default 8500; FOGDIP_PORT).")] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy's address or network whose X-Forwarded-For is believed; repeat for several "
+            "(default none: the header is ignored; FOGDIP_TRUSTED_PROXIES, separated by commas).",
+        ),
+    ] = None,
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
     directory, nothing to set up; its migrations are applied at start."""
@@ -50,7 +58,8 @@ def serve(
     from fogdip.server.config import Settings
 
     with errors():
-        settings = _settings(data, database, host=host, port=port)
+        proxies = tuple(trusted_proxy) if trusted_proxy else None
+        settings = _settings(data, database, host=host, port=port, trusted_proxies=proxies)
         assert isinstance(settings, Settings)
         app = create_app(settings)
     where = (
@@ -64,7 +73,19 @@ def serve(
     log_as_json(settings.log_level)
     # An idle connection is kept longer than clients keep theirs (httpx: 5 s; a reverse proxy's
     # pool: 60 s), so that the server never closes one just as a client sends on it.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=settings.log_level, timeout_keep_alive=75, ws=WS)
+    # X-Forwarded-For is believed from the proxies named only: uvicorn's own default believes it
+    # from 127.0.0.1, where a proxy on this machine that passes on what its clients sent (or any
+    # local process) would let every client name its own address, and dodge every limit.
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        timeout_keep_alive=75,
+        ws=WS,
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
+    )
 
 
 #: uvicorn's WebSocket protocol: the sans-I/O implementation keeps each open stream to a few

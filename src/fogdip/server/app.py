@@ -32,8 +32,9 @@ from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
 from fogdip.server.errors import ApiError
 from fogdip.server.events import Hub
+from fogdip.server.limits import STREAM_SLOW_DOWN, SignInThrottle, StreamSlots, address_of
 from fogdip.server.memory import collect_garbage, take_over
-from fogdip.server.routing import one_hop
+from fogdip.server.routing import Lanes, one_hop
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 from fogdip.server.store import DamagedGame, ReadCache
@@ -77,7 +78,17 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         # No redirects to a slash-ended path: they would echo the request's Host header.
         redirect_slashes=False,
     )
-    app.state.fogdip = ServerState(settings, database, hub, reads)
+    app.state.fogdip = ServerState(
+        settings,
+        database,
+        hub,
+        reads,
+        SignInThrottle(),
+        StreamSlots(settings.streams_per_account, settings.streams_per_address),
+    )
+    # Slow work waits in lanes of its own, one at a time, never on the request workers:
+    # passwords' hashes (sign-up, sign-in, a reset) and games' imports.
+    app.state.lanes = Lanes({auth.PASSWORDS: 1, transfer.IMPORTS: 1})
     app.include_router(auth.router)
     app.include_router(transfer.router)
     app.include_router(games.router)
@@ -104,7 +115,11 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": {"code": exc.code, "message": exc.message}, **exc.extra}, status_code=exc.status)
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}, **exc.extra},
+            status_code=exc.status,
+            headers=exc.headers,
+        )
 
     @app.exception_handler(Refusal)
     async def refused(_request: Request, exc: Refusal) -> JSONResponse:
@@ -238,6 +253,8 @@ class RateGuard:
     """At most ``per_minute`` requests a minute per client (its token or session, else its
     address), and four times as many per address, whatever credentials it sends: several
     people may share an address, but no one gets round the limit by inventing credentials.
+    A live stream's handshake is a request too: refused, the stream is closed at once with
+    4429. The address is the one the request came from (:func:`fogdip.server.limits.address_of`).
     A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` costs a task and a stream
     per request."""
 
@@ -248,11 +265,10 @@ class RateGuard:
         self.per_address = RateLimiter(per_minute * 4)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        address = "a:" + (client[0] if client else "?")
+        address = "a:" + address_of(scope)
         wait = self.per_address.spend(address)
         if wait is None:
             wait = self.per_client.spend(_client_key(Headers(scope=scope), address))
@@ -260,6 +276,13 @@ class RateGuard:
             await self.app(scope, receive, send)
             return
         message = f"too many requests: at most {self.per_minute} a minute; try again in {wait} s"
+        if scope["type"] == "websocket":
+            # Accepted to be closed with a code a page's script can read (a refused handshake
+            # reaches it as a bare failure).
+            await receive()  # the client's websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": STREAM_SLOW_DOWN, "reason": message})
+            return
         answer = JSONResponse(
             {"error": {"code": "slow-down", "message": message}}, status_code=429, headers={"Retry-After": str(wait)}
         )

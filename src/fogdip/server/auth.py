@@ -13,11 +13,12 @@ from fastapi import Depends, Path, Request, Response
 from sqlalchemy import select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
-from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, unauthorized
+from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, slow_down, unauthorized
 from fogdip.server.events import Credential
+from fogdip.server.limits import address_of
 from fogdip.server.models import ApiToken, Session, User
 from fogdip.server.queries import statements
-from fogdip.server.routing import Router, SignInCheck
+from fogdip.server.routing import Router, SignInCheck, in_lane
 from fogdip.server.security import dummy_verify, hash_password, new_secret, same, token_digest, verify_password
 from fogdip.server.state import ServerState, server
 
@@ -25,6 +26,11 @@ COOKIE = "fogdip_session"
 SESSION_DAYS = 30
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,39}$")
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The lane every password's hash is made or checked in, one at a time
+#: (:class:`fogdip.server.routing.Lanes`): Argon2id takes a tenth of a second of CPU (and 64 MiB)
+#: each, so on the request workers a flood of sign-ins would take every one of them. argon2-cffi
+#: lets go of the interpreter as it hashes, so the lane's thread leaves it to the others.
+PASSWORDS = "passwords"
 
 router = Router(prefix="/api/v1", tags=["accounts"], responses=ERROR_RESPONSES)
 
@@ -122,6 +128,7 @@ MaybeSignedIn = Annotated[Caller | None, Depends(maybe_signed_in), SignInCheck(m
 
 
 @router.post("/accounts", status_code=201, response_model=AccountOut, summary="Sign up")
+@in_lane(PASSWORDS)
 def sign_up(body: Credentials, state: Server) -> AccountOut:
     name, password = _check_name(body.name), _check_password(body.password)
     with state.db.transaction() as session:
@@ -142,14 +149,21 @@ def sign_up(body: Credentials, state: Server) -> AccountOut:
 
 
 @router.post("/session", response_model=SessionOut, summary="Sign in: sets the session cookie")
-def sign_in(body: Credentials, response: Response, state: Server) -> SessionOut:
+@in_lane(PASSWORDS)
+def sign_in(body: Credentials, request: Request, response: Response, state: Server) -> SessionOut:
+    # Checked in the lane, where sign-ins run one at a time: no burst gets past the count.
+    name_key, address = body.name.casefold(), address_of(request.scope)
+    throttled = state.sign_ins.check(name_key, address)
+    if throttled is not None:
+        raise slow_down("sign-in-throttled", throttled.message, throttled.wait)
     with state.db.reading() as session:
-        user = session.execute(select(User).where(User.name_key == body.name.casefold())).scalar_one_or_none()
+        user = session.execute(select(User).where(User.name_key == name_key)).scalar_one_or_none()
     if user is None:
         dummy_verify(body.password)
+    if user is None or not verify_password(user.password_hash, body.password):
+        state.sign_ins.failed(name_key, address)
         raise ApiError(401, "bad-credentials", "that name and password do not match an account")
-    if not verify_password(user.password_hash, body.password):
-        raise ApiError(401, "bad-credentials", "that name and password do not match an account")
+    state.sign_ins.succeeded(name_key, address)
     secret, csrf = new_secret(), new_secret()
     with state.db.transaction() as session:
         session.add(
@@ -224,6 +238,7 @@ def revoke_token(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], state: Serv
 
 
 @router.post("/admin/password", status_code=204, summary="Set an account's password (server admin only)")
+@in_lane(PASSWORDS)
 def reset_password(body: PasswordReset, state: Server, caller: SignedIn) -> None:
     if not caller.is_admin:
         raise ApiError(403, "forbidden", "only the server's admin can set another account's password")

@@ -7,12 +7,19 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from fogdip.engine.errors import FogdipError
+
 DEFAULT_PORT = 8500
+
+
+class SettingError(FogdipError):
+    """A setting (a flag or a ``FOGDIP_*`` variable) that cannot be used: which, and why."""
 
 
 def default_data_dir() -> Path:
@@ -49,12 +56,29 @@ class Settings:
     #: Seconds between the garbage collector's full passes, made by the server itself
     #: (``fogdip.server.memory``); 0: Python's own schedule.
     gc_every: float = 300.0
+    #: The reverse proxies whose ``X-Forwarded-For`` is believed (addresses or networks). None
+    #: by default: the header is anyone's to invent, so the address a request came from is its
+    #: client's, for the rate limits and every other limit kept per address.
+    trusted_proxies: tuple[str, ...] = ()
+    #: Live streams (WebSockets) one account, and one address, may hold open, per process.
+    streams_per_account: int = 16
+    streams_per_address: int = 64
 
     def __post_init__(self) -> None:
         if self.threads < 1:
-            raise ValueError(f"FOGDIP_THREADS must be at least 1, not {self.threads}")
+            raise SettingError(f"FOGDIP_THREADS must be at least 1, not {self.threads}")
         if not self.gc_every >= 0:
-            raise ValueError(f"FOGDIP_GC_EVERY must be 0 (Python's own schedule) or more seconds, not {self.gc_every}")
+            raise SettingError(
+                f"FOGDIP_GC_EVERY must be 0 (Python's own schedule) or more seconds, not {self.gc_every}"
+            )
+        for name, value in (
+            ("FOGDIP_STREAMS_PER_ACCOUNT", self.streams_per_account),
+            ("FOGDIP_STREAMS_PER_ADDRESS", self.streams_per_address),
+        ):
+            if value < 1:
+                raise SettingError(f"{name} must be at least 1, not {value}")
+        for proxy in self.trusted_proxies:
+            _check_proxy(proxy)
 
     @property
     def database_url(self) -> str:
@@ -68,7 +92,9 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
         ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES``,
-        ``FOGDIP_DEADLINE_CHECK``, ``FOGDIP_THREADS`` and ``FOGDIP_GC_EVERY``."""
+        ``FOGDIP_DEADLINE_CHECK``, ``FOGDIP_THREADS``, ``FOGDIP_GC_EVERY``,
+        ``FOGDIP_TRUSTED_PROXIES`` (separated by commas), ``FOGDIP_STREAMS_PER_ACCOUNT`` and
+        ``FOGDIP_STREAMS_PER_ADDRESS``."""
         env = os.environ if env is None else env
         settings = cls(Path(env["FOGDIP_DATA"]) if env.get("FOGDIP_DATA") else default_data_dir())
         return settings.with_overrides(
@@ -79,9 +105,12 @@ class Settings:
             rate_per_minute=_int(env, "FOGDIP_RATE"),
             log_level=env.get("FOGDIP_LOG_LEVEL"),
             secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
-            deadline_check=float(env["FOGDIP_DEADLINE_CHECK"]) if env.get("FOGDIP_DEADLINE_CHECK") else None,
+            deadline_check=_float(env, "FOGDIP_DEADLINE_CHECK"),
             threads=_int(env, "FOGDIP_THREADS"),
-            gc_every=float(env["FOGDIP_GC_EVERY"]) if env.get("FOGDIP_GC_EVERY") else None,
+            gc_every=_float(env, "FOGDIP_GC_EVERY"),
+            trusted_proxies=proxies(env.get("FOGDIP_TRUSTED_PROXIES")),
+            streams_per_account=_int(env, "FOGDIP_STREAMS_PER_ACCOUNT"),
+            streams_per_address=_int(env, "FOGDIP_STREAMS_PER_ADDRESS"),
         )
 
     def with_overrides(self, **values: object) -> Settings:
@@ -100,4 +129,45 @@ def _int(env: Mapping[str, str], name: str) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"{name} must be a whole number, not {value!r}") from None
+        raise SettingError(f"{name} must be a whole number, not {value!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str) -> float | None:
+    value = env.get(name)
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise SettingError(f"{name} must be a number of seconds, not {value!r}") from None
+
+
+def proxies(listed: str | None) -> tuple[str, ...] | None:
+    """The proxies of ``FOGDIP_TRUSTED_PROXIES``, separated by commas (``None`` if unset).
+
+    >>> proxies("127.0.0.1, 10.0.0.0/8")
+    ('127.0.0.1', '10.0.0.0/8')
+    """
+    if listed is None:
+        return None
+    return tuple(part.strip() for part in listed.split(",") if part.strip())
+
+
+def _check_proxy(proxy: str) -> None:
+    """A trusted proxy is an IP address or network; anything else (a name, ``*``) is refused at
+    start, where uvicorn would quietly never match it, or trust every client to name itself.
+
+    >>> try:
+    ...     _check_proxy("*")
+    ... except SettingError as exc:
+    ...     print(exc)
+    FOGDIP_TRUSTED_PROXIES (--trusted-proxy) names a reverse proxy by its IP address or network, such as 127.0.0.1 or 10.0.0.0/8, not '*'; trusting every address would let any client name its own
+    """
+    try:
+        ipaddress.ip_network(proxy, strict=False)
+    except ValueError:
+        anyone = "; trusting every address would let any client name its own" if proxy == "*" else ""
+        raise SettingError(
+            "FOGDIP_TRUSTED_PROXIES (--trusted-proxy) names a reverse proxy by its IP address or network, "
+            f"such as 127.0.0.1 or 10.0.0.0/8, not {proxy!r}{anyone}"
+        ) from None

@@ -13,13 +13,22 @@ from fogdip.codec.api import ErrorOut
 class ApiError(Exception):
     """An answer other than success: ``status`` (4xx), a short ``code`` and the ``message``."""
 
-    def __init__(self, status: int, code: str, message: str, extra: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        extra: dict[str, object] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         #: More of the answer, beside ``error`` (a refused filing's verdict on every line).
         self.extra = extra or {}
+        #: Headers of the answer (a 429's ``Retry-After``).
+        self.headers = headers
 
 
 def not_found(what: str = "game") -> ApiError:
@@ -45,6 +54,11 @@ def bad_request(message: str, code: str = "bad-request") -> ApiError:
 
 def conflict(message: str) -> ApiError:
     return ApiError(409, "conflict", message)
+
+
+def slow_down(code: str, message: str, wait: int) -> ApiError:
+    """429: try again in ``wait`` seconds (said in the message too)."""
+    return ApiError(429, code, message, headers={"Retry-After": str(wait)})
 
 
 #: Every error answer an API route may give, as the OpenAPI description shows them.

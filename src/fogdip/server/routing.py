@@ -9,6 +9,10 @@ turns each into a coroutine that makes one hop, where who is asking is checked f
 the endpoint runs. Its answer is then checked on the event loop, without a hop. (So FastAPI's
 ``dependency_overrides`` do not reach the sign-in check of these routes: tests sign in for real.)
 
+An endpoint marked :func:`in_lane` makes its hop to a lane of its own instead (:class:`Lanes`):
+work that holds a thread long (a password's hash, a game's import) waits there for its turn, so
+however much of it comes, it never takes the worker threads that serve everything else.
+
 >>> import asyncio, inspect
 >>> def hello(name: str) -> dict[str, str]:
 ...     return {"hello": name}
@@ -24,10 +28,43 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Coroutine
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+#: The attribute :func:`in_lane` marks an endpoint with: the name of its lane.
+_LANE = "_fogdip_lane"
+
+
+class Lanes:
+    """Lanes of their own for slow work, by name, each running at most its size at once, on
+    threads apart from the request workers; kept on the app (``app.state.lanes``).
+
+    >>> lanes = Lanes({"passwords": 1})
+    >>> lanes["passwords"].total_tokens
+    1
+    """
+
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self._limiters = {name: CapacityLimiter(size) for name, size in sizes.items()}
+
+    def __getitem__(self, name: str) -> CapacityLimiter:
+        return self._limiters[name]
+
+
+def in_lane(name: str) -> Callable[[Endpoint], Endpoint]:
+    """Mark an endpoint to run in the lane ``name`` of the app's :class:`Lanes`."""
+
+    def mark(endpoint: Endpoint) -> Endpoint:
+        setattr(endpoint, _LANE, name)
+        return endpoint
+
+    return mark
 
 
 class SignInCheck:
@@ -47,8 +84,9 @@ class Router(APIRouter):
 
 
 def one_hop(endpoint: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
-    """``endpoint`` as a coroutine that runs it on a worker thread, its caller first checked
-    there (each parameter marked with a :class:`SignInCheck`); a coroutine is left as it is.
+    """``endpoint`` as a coroutine that runs it on a worker thread (or in its lane: :func:`in_lane`),
+    its caller first checked there (each parameter marked with a :class:`SignInCheck`); a
+    coroutine is left as it is.
 
     FastAPI sees the endpoint's own parameters, less the marked ones, plus the request if the
     endpoint does not take it already."""
@@ -59,15 +97,17 @@ def one_hop(endpoint: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, A
     shown = [p for name, p in signature.parameters.items() if name not in checks]
     takes_request = next((p.name for p in shown if p.annotation is Request), None)
     request_name = takes_request or "request"
-    if checks and takes_request is None:
+    lane: str | None = getattr(endpoint, _LANE, None)
+    needs_request = bool(checks) or lane is not None
+    if needs_request and takes_request is None:
         if any(p.name == request_name for p in shown):
             raise TypeError(f"{endpoint.__qualname__}: a parameter named 'request' must be the request")
         shown.append(inspect.Parameter(request_name, inspect.Parameter.KEYWORD_ONLY, annotation=Request))
 
     @functools.wraps(endpoint)
     async def run(**values: Any) -> Any:
-        request: Any = values[request_name] if checks else None
-        if checks and takes_request is None:
+        request: Any = values[request_name] if needs_request else None
+        if needs_request and takes_request is None:
             del values[request_name]
 
         def work() -> Any:
@@ -75,6 +115,9 @@ def one_hop(endpoint: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, A
                 values[name] = check.check(request)
             return endpoint(**values)
 
+        if lane is not None:
+            lanes: Lanes = request.app.state.lanes
+            return await anyio.to_thread.run_sync(work, limiter=lanes[lane])
         return await run_in_threadpool(work)
 
     run.__signature__ = signature.replace(parameters=_ordered(shown))  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
-"""What one running server holds: its settings and its database, kept on the app (never at
-module level: tests run several servers in one process)."""
+"""What one running server holds: its settings, its database, and the limits it keeps per
+client, kept on the app (never at module level: tests run several servers in one process)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi import Request
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.events import Hub
+from fogdip.server.limits import SignInThrottle, StreamSlots
 from fogdip.server.store import ReadCache
 
 
@@ -19,6 +20,10 @@ class ServerState:
     db: Database
     hub: Hub
     reads: ReadCache
+    #: Failed sign-ins, per name and address and per address.
+    sign_ins: SignInThrottle
+    #: Open live streams, per account and per address.
+    streams: StreamSlots
 
 
 async def server(request: Request) -> ServerState:

@@ -8,7 +8,9 @@ for a draw (``votes``, where votes are open): facts every member it goes to may 
 player's stream depends on nothing it may not know. What the new phase holds for
 the player is its view (``GET .../view``), built from its own reports. Signed in as on the rest
 of the API: the session cookie (from a page of this server: the Origin must be this host) or
-``Authorization: Bearer <token>``.
+``Authorization: Bearer <token>``. An account, and an address, may hold only so many streams
+open at once (``FOGDIP_STREAMS_PER_ACCOUNT``, ``FOGDIP_STREAMS_PER_ADDRESS``): one more is
+closed at once with 4429, saying which cap it met.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fogdip.game import Refusal, Role
 from fogdip.server.auth import Caller, caller_from, credential_of
 from fogdip.server.errors import ApiError
 from fogdip.server.events import REVOKED
+from fogdip.server.limits import STREAM_SLOW_DOWN, address_of
 from fogdip.server.state import ServerState
 from fogdip.server.tables import actor, reading
 
@@ -48,6 +51,22 @@ async def stream(websocket: WebSocket, game_id: str) -> None:
     if caller is None:
         await websocket.close(code=_UNAUTHORIZED, reason="sign in first, or send a bearer token")
         return
+    # The caps are the caller's own: whether a stream opens says nothing of anyone's games.
+    address = address_of(websocket.scope)
+    full = state.streams.take(caller.user_id, address)
+    if full is not None:
+        # Accepted to be closed with a code a page's script can read.
+        await websocket.accept()
+        await websocket.close(code=STREAM_SLOW_DOWN, reason=full)
+        return
+    try:
+        await _serve(websocket, state, game_id, caller)
+    finally:
+        state.streams.give_back(caller.user_id, address)
+
+
+async def _serve(websocket: WebSocket, state: ServerState, game_id: str, caller: Caller) -> None:
+    """The stream of a caller whose slot is taken: its hello, then the game's events."""
     greeting = await run_in_threadpool(_hello, state, game_id, caller)
     if greeting is None:
         await websocket.close(code=_NOT_FOUND, reason="no such game, or it is not yours to see")

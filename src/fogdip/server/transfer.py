@@ -19,10 +19,15 @@ from fogdip.maps import master_scene_of, power_scene_of
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
 from fogdip.server.games import keep_new
-from fogdip.server.routing import Router
+from fogdip.server.routing import Router, in_lane
 from fogdip.server.tables import actor, game_out, reading
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
+
+#: The lane imports run in, one at a time (:class:`fogdip.server.routing.Lanes`): checking a
+#: whole game file takes nearly half a second of the interpreter, and a few at once on the
+#: request workers would hold up every other request.
+IMPORTS = "imports"
 
 
 @router.post(
@@ -31,6 +36,7 @@ router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSE
     response_model=GameOut,
     summary="Bring a 'fogdip gm' game file into the server; you are its game master",
 )
+@in_lane(IMPORTS)
 def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     try:
         game = Game(game_from_json(body.game, "the game file"), "the imported game")
