@@ -132,14 +132,14 @@ def test_unknown_games_and_powers(live: ServerProcess) -> None:
         assert (refused.status, refused.code) == (404, "not-found") and "no such game" in refused.message
     other = master.create_game("standard", private=False)
     joined = failure(newcomer.join, other.id, "SPAIN")
-    assert joined.status == 400 and "SPAIN is not a power of this game" in joined.message
+    assert joined.status == 400 and "unknown power 'SPAIN'" in joined.message
     assert "AUSTRIA" in joined.message and "TURKEY" in joined.message
     bots = failure(master.seat_bots, other.id, ["SPAIN"])
-    assert bots.status == 400 and "SPAIN is not a power of this game" in bots.message
+    assert bots.status == 400 and "unknown power 'SPAIN'" in bots.message
     alone = failure(newcomer.against_bots, "fog-of-war", power="SPAIN")
     assert alone.status == 400 and "use one of" in alone.message
     sent = failure(france.send_message, game, ["SPAIN"], "Hola")
-    assert sent.status == 400 and "not SPAIN" in sent.message
+    assert sent.status == 400 and "not 'SPAIN'" in sent.message
     wrong_phase = failure(france.map_svg, game, "F1999M")
     assert wrong_phase.status == 400 and "no report after F1999M" in wrong_phase.message
 

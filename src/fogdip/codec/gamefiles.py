@@ -202,7 +202,11 @@ def game_to_json(record: GameRecord, table: TableJSON | None = None) -> dict[str
         "filed": {power: list(lines) for power, lines in record.filed.items()},
         "history": [turn_to_json(turn, variant) for turn in record.history],
         "opening": {power: observation_to_json(seen) for power, seen in sorted(record.opening.items())},
-        "knowledge": {power: knowledge_to_json(known) for power, known in sorted(record.knowledge.items())},
+        "knowledge": {
+            power: knowledge_to_json(known)
+            for power in sorted(record.position.state.powers)
+            if (known := record.knowledge.get(power)) is not None
+        },
     }
     if record.ending is not None:
         data["ending"] = {"draw": list(record.ending.draw), "turn": record.ending.turn}

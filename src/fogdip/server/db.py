@@ -108,11 +108,24 @@ class Database:
         cannot be read (left as they were, for the admin)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
-            if not self.is_sqlite:
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                # SQLite changes a table by copying it and dropping the old one: with foreign
+                # keys on, the drop would delete every row that refers to it (ON DELETE
+                # CASCADE: a game's seats, events, messages). Off while migrating, outside
+                # any transaction (where the pragma takes effect), and checked after.
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+            with connection.begin():
+                if not self.is_sqlite:
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if self.is_sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise RuntimeError(f"a migration left a row that refers to nothing: {tuple(broken)}")
+            if self.is_sqlite:
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
         # The store reads games with the codec: a layer above the database's own.
         from fogdip.server.store import upgrade_games
 

@@ -96,7 +96,8 @@ class GameRow(Base):
     """One game: its settings, status and clock, and the position to play next (its turns are
     rows of ``turns`` and ``reports``); ``version`` counts the saves that changed the game
     itself (a turn, a draw). ``record`` is a whole game file as fogdip kept games before
-    turns were rows: ``fogdip db upgrade`` turns it into rows and empties it."""
+    turns were rows (empty: the game is kept as rows): ``fogdip db upgrade`` turns it into
+    rows and empties it."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_due", "status", "deadline_at"),)
@@ -110,7 +111,7 @@ class GameRow(Base):
     master_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     #: forming, active, paused, finished
     status: Mapped[str] = mapped_column(String(16), default="forming")
-    record: Mapped[str | None] = mapped_column(Text, deferred=True, nullable=True)
+    record: Mapped[str] = mapped_column(Text, deferred=True, default="")
     #: The position to play next (a phase document of the variant), and how a game agreed to
     #: end ({"draw": [...], "turn": ...}); the number of turns played.
     position: Mapped[Any] = mapped_column(Document, deferred=True, nullable=True)

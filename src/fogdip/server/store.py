@@ -349,8 +349,6 @@ class SqlStore:
     ) -> Table:
         """The table a game's row holds (with whether ``user_id`` watches it, unless
         ``watching`` says; its seats read unless given)."""
-        if row.record is not None:
-            upgrade_game(self.session, row)  # kept whole by an earlier fogdip: rows now
         if seats is None:
             seats = list(self.session.execute(statements().seats, {"game": row.id}).scalars())
         variant, position = self.reads.position(row, lambda: self._position(row.id))
@@ -385,7 +383,10 @@ class SqlStore:
         return table
 
     def _position(self, game_id: str) -> Any:
-        return self.session.execute(select(GameRow.position).where(GameRow.id == game_id)).scalar_one()
+        position = self.session.execute(select(GameRow.position).where(GameRow.id == game_id)).scalar_one()
+        if position is None:  # kept whole by an earlier fogdip, and it could not be read
+            raise DamagedGame(f"game {game_id} is kept whole as an earlier fogdip kept it: run fogdip db upgrade")
+        return position
 
     def _watches(self, game_id: str, user_id: int) -> bool:
         return self.session.execute(statements().watching, {"game": game_id, "user": user_id}).first() is not None
@@ -404,7 +405,7 @@ class SqlStore:
             invite=table.invite or "",
             master_id=_account(table.master),
             status=table.status.value,
-            record=None,
+            record="",
             version=table.version,
             created_at=moment,
             updated_at=moment,
@@ -677,7 +678,7 @@ def upgrade_game(session: Session, row: GameRow) -> None:
     row.position = position_document(record.position, variant)
     row.ending = None if record.ending is None else {"draw": list(record.ending.draw), "turn": record.ending.turn}
     row.turns_played = len(turns)
-    row.record = None
+    row.record = ""
     session.flush()
 
 
@@ -685,7 +686,7 @@ def upgrade_games(session: Session) -> list[str]:
     """Every game still kept whole turned into rows (``fogdip db upgrade``); the reasons of
     those that cannot be read (left as they were, for the admin to look at)."""
     damaged = []
-    for game_id in session.execute(select(GameRow.id).where(GameRow.record.is_not(None))).scalars().all():
+    for game_id in session.execute(select(GameRow.id).where(GameRow.record != "")).scalars().all():
         row = session.get_one(GameRow, game_id)
         try:
             with session.begin_nested():

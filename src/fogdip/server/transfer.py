@@ -4,7 +4,6 @@ variant reveals everything is over)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Annotated, Any
 
 from fastapi import Query
@@ -66,7 +65,7 @@ def _check_whole(game: Game) -> None:
             master_scene_of(game, played.turn)
         mila_saved_game(game, "import")
         if not game.position.completed:
-            Game(copy.deepcopy(game.record)).adjudicate()
+            Game(game.record.copy()).adjudicate()
     except (FogdipError, GameFileError) as exc:
         raise Refusal.bad_request(str(exc), "bad-game-file") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:

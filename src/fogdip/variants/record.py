@@ -20,6 +20,7 @@ or one power's reports at a time (:class:`History` is what it overrides).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -135,6 +136,18 @@ class GameRecord:
     @property
     def opening(self) -> Mapping[str, Observation]:
         return self.history.opening
+
+    def copy(self) -> GameRecord:
+        """A copy to change apart from this one: the turns played are shared (they never
+        change), what changes as a turn is played is copied."""
+        return GameRecord(
+            self.variant,
+            self.position,
+            {power: list(lines) for power, lines in self.filed.items()},
+            History(self.history.opening, self.history),
+            {power: copy.deepcopy(known) for power, known in self.knowledge.items()},
+            self.ending,
+        )
 
 
 __all__ = ["Ending", "GameRecord", "History", "TurnRecord"]

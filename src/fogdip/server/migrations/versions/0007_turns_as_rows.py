@@ -27,8 +27,10 @@ _deliveries = sa.table("deliveries", sa.column("game_id"), sa.column("reader"), 
 
 
 def upgrade() -> None:
+    # Columns are only added to games: on SQLite, changing one would copy the table, and
+    # dropping the old copy would delete every seat and event of every game (ON DELETE
+    # CASCADE). So ``record`` stays NOT NULL: empty once the game is kept as rows.
     with op.batch_alter_table("games") as games:
-        games.alter_column("record", existing_type=sa.Text, nullable=True)
         games.add_column(sa.Column("position", _DOCUMENT, nullable=True))
         games.add_column(sa.Column("ending", _DOCUMENT, nullable=True))
         games.add_column(sa.Column("turns_played", sa.Integer, nullable=False, server_default="0"))
