@@ -161,11 +161,18 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 # --- clients ---------------------------------------------------------------------------------
 
 
+def unique(name: str) -> str:
+    """An account name never used before: ``name`` and a few random characters (a server is
+    shared by the tests of a module, each with accounts of its own)."""
+    return f"{name[:30]}.{uuid.uuid4().hex[:8]}"
+
+
 def account(server: ServerProcess, name: str) -> FogdipClient:
-    """A new account on ``server``, signed in."""
+    """A new account on ``server``, signed in, named ``name`` made unique (:func:`unique`)."""
     client = FogdipClient(server.url)
-    client.sign_up(name, PASSWORD)
-    client.sign_in(name, PASSWORD)
+    named = unique(name)
+    client.sign_up(named, PASSWORD)
+    client.sign_in(named, PASSWORD)
     return client
 
 

@@ -19,7 +19,8 @@ def test_the_home_page_docs_and_health_answer(server: ServerProcess) -> None:
     assert FogdipClient(server.url).healthz()["status"] == "ok"
 
 
-def test_accounts_sessions_and_tokens(server: ServerProcess) -> None:
+def test_accounts_sessions_and_tokens(fresh_server: ServerProcess) -> None:
+    server = fresh_server
     alice = FogdipClient(server.url)
     assert alice.sign_up("alice", PASSWORD).is_admin  # the first account is the server's admin
     assert not FogdipClient(server.url).sign_up("bob", PASSWORD).is_admin
@@ -53,9 +54,12 @@ def test_accounts_sessions_and_tokens(server: ServerProcess) -> None:
     )
 
 
-def test_the_admin_resets_a_password_by_hand(server: ServerProcess) -> None:
-    admin = account(server, "admin")
-    bob = account(server, "bob")
+def test_the_admin_resets_a_password_by_hand(fresh_server: ServerProcess) -> None:
+    server = fresh_server
+    admin, bob = FogdipClient(server.url), FogdipClient(server.url)
+    for client, name in ((admin, "admin"), (bob, "bob")):
+        client.sign_up(name, PASSWORD)
+        client.sign_in(name, PASSWORD)
     assert failure(bob.reset_password, "admin", "a new password!").status == 403
     admin.reset_password("bob", "bob's new password")
     assert failure(bob.me).status == 401  # the old session ended with the old password

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from fogdip.client import FogdipClient
 
@@ -27,6 +30,15 @@ ORDERS = {
     ),
     "TURKEY": (["A CON H", "A SMY H", "F ANK H"], ["A CON - BUL", "A SMY - ARM", "F ANK - BLA"]),
 }
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of each test's own: these tests kill it."""
+    database = request.getfixturevalue("postgres").new_database() if request.param == "postgresql" else None
+    running = start_server(tmp_path / "data", database)
+    yield running
+    running.stop()
 
 
 def seven_players(server: ServerProcess) -> tuple[str, dict[str, FogdipClient]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fogdip.client import ApiFailure, FogdipClient
+from fogdip.client import ApiFailure
 from fogdip.codec.positions import rules_from_spec
 from fogdip.interop.mila import game_from_data
 from fogdip.replay import replay_game
@@ -35,9 +35,7 @@ def postal_game(tmp_path: Path) -> dict[str, object]:
 
 
 def test_a_postal_game_comes_in_and_goes_out_whole(server: ServerProcess, tmp_path: Path) -> None:
-    master = FogdipClient(server.url)
-    master.sign_up("master", PASSWORD)
-    master.sign_in("master", PASSWORD)
+    master = account(server, "master")
     game_file = postal_game(tmp_path)
     game = master.import_game(game_file)
     assert (game.role, game.status, game.turn) == ("master", "active", "W1901A")
@@ -48,9 +46,7 @@ def test_a_postal_game_comes_in_and_goes_out_whole(server: ServerProcess, tmp_pa
     replayed = game_from_data(saved)
     comparisons = replay_game(replayed.phases, rules_from_spec(replayed.rules))
     assert len(comparisons) == 2 and all(c.ok for c in comparisons)
-    player = FogdipClient(server.url)
-    player.sign_up("player", PASSWORD)
-    player.sign_in("player", PASSWORD)
+    player = account(server, "player")
     player.join(game.id, "FRANCE", invite=game.invite)
     with pytest.raises(ApiFailure) as refused:
         player.export_game(game.id)

@@ -14,7 +14,7 @@ from fogdip.client import FogdipClient
 from fogdip.codec.observations import observation_from_json
 from fogdip.game import Game
 
-from servers import PASSWORD, ServerProcess, account, failure, take_seat
+from servers import ServerProcess, account, failure, take_seat
 
 
 def seated(
@@ -190,8 +190,7 @@ def test_adjacency_limited_press_under_fog(server: ServerProcess) -> None:
     assert players["ITALY"].send_message(game_id, ["AUSTRIA"], "hello").sender == "ITALY"
     refused = failure(players["ITALY"].send_message, game_id, ["RUSSIA"], "x")
     assert refused.status == 403 and refused.message.endswith("(you may write to AUSTRIA)")
-    master = FogdipClient(server.url)
-    master.sign_in("master", PASSWORD)
+    master = account(server, "master")
     for preset, press in (
         ("fog-of-war", "white"),
         ("sighting", "white"),

@@ -19,9 +19,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_plays_to_its_end_against_six_bots(server: ServerProcess, preset: str) -> None:
-    client = FogdipClient(server.url)
-    client.sign_up("player", PASSWORD)
-    client.sign_in("player", PASSWORD)
+    client = account(server, "player")
     game = client.against_bots(preset, {"end_year": 1902}, power="FRANCE")  # one call
     assert (game.role, game.power, game.status) == ("player", "FRANCE", "active")
     assert sum(seat.bot for seat in game.seats) == 6

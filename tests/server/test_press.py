@@ -11,22 +11,18 @@ from test_stream import next_message, open_stream
 
 from fogdip.client import ApiFailure, FogdipClient
 
-from servers import ServerProcess, take_seat
+from servers import ServerProcess, account, take_seat
 
 PASSWORD = "correct horse battery"
 
 
 def game_of_three(server: ServerProcess, press: str) -> tuple[str, dict[str, FogdipClient], FogdipClient]:
-    master = FogdipClient(server.url)
-    master.sign_up("master", PASSWORD)
-    master.sign_in("master", PASSWORD)
+    master = account(server, "master")
     game = master.create_game("fog-of-war", press=press)
     assert game.press == press
     players = {}
     for power in ("ENGLAND", "FRANCE", "GERMANY"):
-        client = FogdipClient(server.url)
-        client.sign_up(power.lower(), PASSWORD)
-        client.sign_in(power.lower(), PASSWORD)
+        client = account(server, power.lower())
         take_seat(client, master, game.id, power, game.invite)
         players[power] = client
     return game.id, players, master

@@ -36,7 +36,7 @@ from fogdip.engine.outcomes import RejectedOrder
 from fogdip.fog.knowledge import Knowledge
 from fogdip.fog.observation import Observation
 from fogdip.variants import Variant
-from fogdip.variants.record import Ending, GameRecord, History, TurnRecord
+from fogdip.variants.record import Ending, GameRecord, History, TurnRecord, filed_texts
 
 FORMAT = "fogdip-game"
 
@@ -199,7 +199,7 @@ def game_to_json(record: GameRecord, table: TableJSON | None = None) -> dict[str
         "format": FORMAT,
         "schema": SCHEMA,
         "position": position_document(record.position, variant),
-        "filed": {power: list(lines) for power, lines in record.filed.items()},
+        "filed": {power: filed_texts(lines) for power, lines in record.filed.items()},
         "history": [turn_to_json(turn, variant) for turn in record.history],
         "opening": {power: observation_to_json(seen) for power, seen in sorted(record.opening.items())},
         "knowledge": {

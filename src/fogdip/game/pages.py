@@ -29,6 +29,7 @@ from fogdip.game.refusals import Refusal
 from fogdip.game.seats import Actor, Member
 from fogdip.game.settings import DrawVotes, PressMode, Role, Status, TableSettings
 from fogdip.game.table import ReadyCount, Table
+from fogdip.variants.record import filed_texts
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def seat_status(table: Table) -> Mapping[str, str]:
             continue
         who = "bot" if seat.bot else "player" if seat.player is not None else "empty"
         lines = table.game.record.filed.get(seat.power)
-        filed = "not filed" if lines is None else f"filed {len(lines)} line(s)"
+        filed = "not filed" if lines is None else f"filed {len(filed_texts(lines))} line(s)"
         marks = [mark for mark, on in (("ready", table.is_ready(seat) and not seat.bot), ("draw", seat.draw)) if on]
         out[seat.power] = ", ".join([who, filed, *marks])
     return out

@@ -35,7 +35,7 @@ from fogdip.game.settings import power_named
 from fogdip.variants import Position, TurnResult, Variant
 from fogdip.variants.filing import LineCheck, check_lines
 from fogdip.variants.lines import read_lines
-from fogdip.variants.record import Ending, GameRecord, History, TurnRecord
+from fogdip.variants.record import Ending, GameRecord, History, TurnRecord, filed_texts
 
 
 class GameError(Refusal):
@@ -118,8 +118,8 @@ class Game:
 
     @property
     def filed(self) -> dict[str, list[str]]:
-        """The lines filed for the next turn, by power (a copy)."""
-        return {power: list(lines) for power, lines in self.record.filed.items()}
+        """The lines filed for the next turn, by power (a copy of their words)."""
+        return {power: filed_texts(lines) for power, lines in self.record.filed.items()}
 
     def power_named(self, name: str) -> str:
         """The power ``name`` stands for: its full name or at least its first three letters,
@@ -148,7 +148,7 @@ class Game:
         out = {}
         for power in self.powers:
             if power in self.record.filed:
-                out[power] = f"filed {len(self.record.filed[power])} line(s)"
+                out[power] = f"filed {len(filed_texts(self.record.filed[power]))} line(s)"
             elif power not in still_in:
                 out[power] = "eliminated"
             else:
@@ -167,7 +167,7 @@ class Game:
         """
         power = self._power(power)
         position = self.record.position
-        given = list(self.record.filed.get(power, ()) if lines is None else lines)
+        given = filed_texts(self.record.filed.get(power, ())) if lines is None else list(lines)
         if position.completed:
             return 0
         state = position.state
@@ -200,13 +200,21 @@ class Game:
             raise GameError("the game is over; no more orders can be filed")
         return check_lines(self.record.variant, self.record.position, self._power(power), lines)
 
-    def file(self, power: str, lines: list[str], *, partial: bool = False) -> list[LineCheck]:
+    def file(self, power: str, lines: Sequence[str], *, partial: bool = False) -> list[LineCheck]:
         """Screen ``power``'s lines and, if all are accepted (or ``partial``: the accepted
-        ones), replace its earlier orders with them. Returns every line's verdict."""
-        checks = self.screen(power, lines)
-        if partial or all(check.ok for check in checks):
-            self.record.filed[power] = [check.text for check in checks if check.ok]
-        return checks
+        ones), replace its earlier orders with them, kept as the values read (the turn plays
+        them as they are). Returns every line's verdict."""
+        record = self.record
+        if record.position.completed:
+            raise GameError("the game is over; no more orders can be filed")
+        screening = record.variant.screen(record.position, self._power(power), list(lines))
+        if screening.ok:
+            record.filed[power] = screening
+        elif partial:
+            # The accepted lines alone, read again as the list they now make (a line's number
+            # is its place in what was filed).
+            record.filed[power] = record.variant.screen(record.position, power, list(screening.texts))
+        return list(screening)
 
     def adjudicate(self) -> TurnResult:
         """Play the next turn with the orders filed (powers that filed nothing hold or get
@@ -289,7 +297,7 @@ class Game:
         return PowerView(
             power,
             self.turn,
-            tuple(self.record.filed.get(power, ())),
+            tuple(filed_texts(self.record.filed.get(power, ()))),
             tuple(self.reports(power)),
             self.knowledge(power),
             None if history is None else tuple(history),
@@ -300,7 +308,7 @@ class Game:
             self.turn,
             self.record.position,
             self.status(),
-            {power: tuple(lines) for power, lines in self.record.filed.items()},
+            {power: tuple(filed_texts(lines)) for power, lines in self.record.filed.items()},
             tuple(self.record.history),
         )
 

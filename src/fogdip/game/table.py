@@ -399,11 +399,9 @@ class Table:
         self._check_turn(turn)
         if self.game.position.completed:
             raise Refusal.conflict("the game is over; no more orders can be filed")
-        checks = self.game.screen(seat.power, list(lines))
+        checks = self.game.file(seat.power, list(lines), partial=partial)
         refused = [check for check in checks if not check.ok]
-        if not refused or partial:
-            self.game.record.filed[seat.power] = [check.text for check in checks if check.ok]
-        else:
+        if refused and not partial:
             said = "; ".join(f"line {check.number} {check.text!r}: {check.error}" for check in refused)
             raise Refusal(
                 Refused.LINES,

@@ -49,7 +49,7 @@ from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, T
 from fogdip.server.models import Message as MessageRow
 from fogdip.server.queries import ALL, statements
 from fogdip.variants import Position, Variant
-from fogdip.variants.record import Ending, GameRecord, History, TurnRecord
+from fogdip.variants.record import Ending, Filed, GameRecord, History, TurnRecord, filed_texts
 
 
 def now() -> datetime:
@@ -246,22 +246,22 @@ class _StoredKnowledge(dict[str, Knowledge]):
         return super().get(power, default)
 
 
-class _FiledOnSeats(MutableMapping[str, list[str]]):
+class _FiledOnSeats(MutableMapping[str, Filed]):
     """The lines each seat filed for the next turn, decoded only for the power asked for: a
     player's request never reads what the others filed."""
 
     def __init__(self, seats: list[Seat]) -> None:
         self._rows = {seat.power: seat for seat in seats}
-        self._read: dict[str, list[str] | None] = {}
+        self._read: dict[str, Filed | None] = {}
         self.changed: set[str] = set()
 
-    def _lines(self, power: str) -> list[str] | None:
+    def _lines(self, power: str) -> Filed | None:
         if power not in self._read:
             row = self._rows.get(power)
             self._read[power] = None if row is None or row.filed is None else list(json.loads(row.filed))
         return self._read[power]
 
-    def __getitem__(self, power: str) -> list[str]:
+    def __getitem__(self, power: str) -> Filed:
         lines = self._lines(power)
         if lines is None:
             raise KeyError(power)
@@ -274,8 +274,8 @@ class _FiledOnSeats(MutableMapping[str, list[str]]):
             else self._rows.get(power) is not None and self._rows[power].filed is not None
         )
 
-    def __setitem__(self, power: str, lines: list[str]) -> None:
-        self._read[power] = list(lines)
+    def __setitem__(self, power: str, lines: Filed) -> None:
+        self._read[power] = lines
         self.changed.add(power)
 
     def __delitem__(self, power: str) -> None:
@@ -356,7 +356,7 @@ class SqlStore:
         record = GameRecord(
             variant,
             position,
-            filed,  # type: ignore[arg-type]
+            filed,
             _StoredHistory(self.session, row.id, row.turns_played),
             _StoredKnowledge(self.session, row.id),
             None if row.ending is None else Ending(tuple(row.ending["draw"]), row.ending["turn"]),
@@ -505,7 +505,7 @@ class SqlStore:
             row.bot, row.ready, row.draw, row.read = seat.bot, seat.ready, seat.draw, seat.read
             if row.power in changed or not isinstance(filed, _FiledOnSeats):
                 lines = filed.get(row.power)
-                row.filed = None if lines is None else json.dumps(lines)
+                row.filed = None if lines is None else json.dumps(filed_texts(lines))
 
     def _write_watching(self, table: Table, row: GameRow, watched: frozenset[str]) -> None:
         # The store read whether the one asking watches; so it writes no more than that.
@@ -619,7 +619,7 @@ class SqlStore:
         filed = table.game.record.filed.get(power)
         return (
             f'{{"power":{json.dumps(power)},"next_turn":{json.dumps(table.turn)},'
-            f'"filed":{json.dumps(list(filed or []))},"reports":[{",".join(reports)}],'
+            f'"filed":{json.dumps(filed_texts(filed or []))},"reports":[{",".join(reports)}],'
             f'"knowledge":{knowledge},"revealed_history":{json.dumps(revealed)}}}'
         )
 

@@ -21,14 +21,25 @@ or one power's reports at a time (:class:`History` is what it overrides).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from fogdip.engine.outcomes import RejectedOrder, Resolution
 from fogdip.fog.knowledge import Knowledge
 from fogdip.fog.observation import Observation
+from fogdip.variants.screening import Screening
 from fogdip.variants.turn import Position, TurnResult, Variant
+
+
+#: What a power filed for the next turn: its screening (the lines as values, each with its
+#: verdict, kept as filed), or, read back from where it was kept, its lines' words.
+Filed = Screening | Sequence[str]
+
+
+def filed_texts(filed: Filed) -> list[str]:
+    """The words of the lines filed (a screening's accepted ones)."""
+    return list(filed.texts if isinstance(filed, Screening) else filed)
 
 
 @dataclass(frozen=True)
@@ -45,11 +56,11 @@ class TurnRecord:
     position: Position
 
     @classmethod
-    def of(cls, played: TurnResult, orders: Mapping[str, Iterable[str]]) -> TurnRecord:
+    def of(cls, played: TurnResult, orders: Mapping[str, Filed]) -> TurnRecord:
         """The record of a turn just played with ``orders``."""
         return cls(
             played.turn,
-            MappingProxyType({power: tuple(lines) for power, lines in orders.items()}),
+            MappingProxyType({power: tuple(filed_texts(lines)) for power, lines in orders.items()}),
             played.resolutions,
             played.rejected,
             MappingProxyType(dict(played.observations)),
@@ -127,7 +138,7 @@ class GameRecord:
 
     variant: Variant
     position: Position
-    filed: dict[str, list[str]] = field(default_factory=dict)
+    filed: MutableMapping[str, Filed] = field(default_factory=dict)
     history: History = field(default_factory=lambda: History({}))
     knowledge: dict[str, Knowledge] = field(default_factory=dict)
     #: How a game ended other than by playing its last turn: a draw the powers agreed.
@@ -143,11 +154,11 @@ class GameRecord:
         return GameRecord(
             self.variant,
             self.position,
-            {power: list(lines) for power, lines in self.filed.items()},
+            dict(self.filed.items()),
             History(self.history.opening, self.history),
             {power: copy.deepcopy(known) for power, known in self.knowledge.items()},
             self.ending,
         )
 
 
-__all__ = ["Ending", "GameRecord", "History", "TurnRecord"]
+__all__ = ["Ending", "Filed", "GameRecord", "History", "TurnRecord", "filed_texts"]
