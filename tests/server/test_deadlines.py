@@ -10,17 +10,20 @@ import pytest
 
 from fogdip.client import ApiFailure, FogdipClient
 
-from servers import PostgresCluster, ServerProcess, start_server
+from servers import PostgresCluster, ServerProcess, account, start_server, unique
 
 PASSWORD = "correct horse battery"
 QUICK = {"movement": 2, "retreats": 2, "adjustments": 2}
 
 
-def master_and_france(server: ServerProcess, deadlines: dict[str, float]) -> tuple[FogdipClient, FogdipClient, str]:
-    master, france = FogdipClient(server.url), FogdipClient(server.url)
-    for client, name in ((master, "master"), (france, "france")):
-        client.sign_up(name, PASSWORD)
-        client.sign_in(name, PASSWORD)
+def master_and_france(
+    server: ServerProcess, deadlines: dict[str, float], france_name: str | None = None
+) -> tuple[FogdipClient, FogdipClient, str]:
+    master = account(server, "master")
+    france = FogdipClient(server.url)
+    name = france_name or unique("france")
+    france.sign_up(name, PASSWORD)
+    france.sign_in(name, PASSWORD)
     game = master.create_game("fog-of-war", {"end_year": 1930}, deadlines=deadlines)
     france.join(game.id, "FRANCE", invite=game.invite)
     return master, france, game.id
@@ -68,9 +71,12 @@ def test_two_processes_racing_one_deadline_adjudicate_it_once(postgres: Postgres
     first = start_server(tmp_path / "one", database, log_level="info")
     second = start_server(tmp_path / "two", database, log_level="info")
     try:
-        master, _france, game_id = master_and_france(first, {"movement": 3, "retreats": 3, "adjustments": 3})
+        named = unique("france")
+        master, _france, game_id = master_and_france(
+            first, {"movement": 3, "retreats": 3, "adjustments": 3}, france_name=named
+        )
         watcher = FogdipClient(second.url)
-        watcher.sign_in("france", PASSWORD)
+        watcher.sign_in(named, PASSWORD)
         begun = time.monotonic()
         master.start(game_id)
         time.sleep(10)

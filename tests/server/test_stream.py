@@ -14,15 +14,13 @@ from websockets.sync.client import ClientConnection, connect
 
 from fogdip.client import FogdipClient
 
-from servers import PostgresCluster, ServerProcess, start_server
+from servers import PostgresCluster, ServerProcess, account, start_server
 
 PASSWORD = "correct horse battery"
 
 
 def signed_up(server: ServerProcess, name: str) -> tuple[FogdipClient, str]:
-    client = FogdipClient(server.url)
-    client.sign_up(name, PASSWORD)
-    client.sign_in(name, PASSWORD)
+    client = account(server, name)
     return client, client.make_token("stream")
 
 

@@ -245,7 +245,7 @@ def _is_type_tag(part: object) -> bool:
 def _limits(app: FastAPI, settings: Settings) -> None:
     # Added first, so it runs innermost: what it raises while the body is read reaches the
     # route's own error handling, not another middleware's.
-    app.add_middleware(BodyGuard, limit=settings.max_body)
+    app.add_middleware(BodyGuard, limit=settings.max_body, imports=settings.max_import)
     app.add_middleware(RateGuard, per_minute=settings.rate_per_minute)
 
 
@@ -289,6 +289,10 @@ class RateGuard:
         await answer(scope, receive, send)
 
 
+#: Where game files are imported (their bodies are whole games).
+IMPORT_PATH = "/api/v1/games/import"
+
+
 class BodyGuard:
     """Request bodies: at most ``limit`` bytes, whether the length is told first or the body
     comes in chunks (counted as it is read); no NUL character, in the body or the path
@@ -296,21 +300,25 @@ class BodyGuard:
     a UTF-16 surrogate pair written alone as ``\\udxxx`` in JSON (no database can store it, nor
     can it be sent back)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, imports: int | None = None) -> None:
         self.app = app
         self.limit = limit
-        self.too_large = f"a request body may have at most {limit:,} bytes"
+        #: A game file imported is a whole game: it may be larger (``FOGDIP_MAX_IMPORT``).
+        self.imports = max(limit, imports or limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if "\x00" in scope.get("path", ""):
+        path = scope.get("path", "")
+        if "\x00" in path:
             await _refuse(400, "unstorable", "the path holds a NUL character", scope, receive, send)
             return
+        limit = self.imports if path == IMPORT_PATH else self.limit
+        too_large = f"a request body may have at most {limit:,} bytes"
         length = dict(scope.get("headers", ())).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _refuse(413, "too-large", self.too_large, scope, receive, send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _refuse(413, "too-large", too_large, scope, receive, send)
             return
         read = 0
         tail = b""
@@ -323,8 +331,8 @@ class BodyGuard:
             if message["type"] == "http.request":
                 body = message.get("body", b"")
                 read += len(body)
-                if read > self.limit:
-                    raise HTTPException(413, self.too_large)
+                if read > limit:
+                    raise HTTPException(413, too_large)
                 chunks.append(body)
                 seen = tail + body
                 if b"\x00" in seen or b"\\u0000" in seen:

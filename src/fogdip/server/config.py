@@ -39,6 +39,9 @@ class Settings:
     port: int = DEFAULT_PORT
     #: Largest request body accepted, in bytes.
     max_body: int = 256 * 1024
+    #: Largest game file imported, in bytes: a long game's file (every turn's records and
+    #: reports) is about 12 KB a turn.
+    max_import: int = 8 * 1024 * 1024
     #: Requests a client may make per minute (per account, or per address when signed out).
     rate_per_minute: int = 600
     log_level: str = "info"
@@ -91,7 +94,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``FOGDIP_DATA``, ``FOGDIP_DATABASE``, ``FOGDIP_HOST``, ``FOGDIP_PORT``,
-        ``FOGDIP_MAX_BODY``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES``,
+        ``FOGDIP_MAX_BODY``, ``FOGDIP_MAX_IMPORT``, ``FOGDIP_RATE``, ``FOGDIP_LOG_LEVEL``, ``FOGDIP_SECURE_COOKIES``,
         ``FOGDIP_DEADLINE_CHECK``, ``FOGDIP_THREADS``, ``FOGDIP_GC_EVERY``,
         ``FOGDIP_TRUSTED_PROXIES`` (separated by commas), ``FOGDIP_STREAMS_PER_ACCOUNT`` and
         ``FOGDIP_STREAMS_PER_ADDRESS``."""
@@ -102,6 +105,7 @@ class Settings:
             host=env.get("FOGDIP_HOST"),
             port=_int(env, "FOGDIP_PORT"),
             max_body=_int(env, "FOGDIP_MAX_BODY"),
+            max_import=_int(env, "FOGDIP_MAX_IMPORT"),
             rate_per_minute=_int(env, "FOGDIP_RATE"),
             log_level=env.get("FOGDIP_LOG_LEVEL"),
             secure_cookies=env.get("FOGDIP_SECURE_COOKIES", "").lower() in ("1", "true", "yes") or None,
