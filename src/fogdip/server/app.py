@@ -35,6 +35,7 @@ from fogdip.server.routing import one_hop
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 from fogdip.server.turns import GameCache
+from fogdip.version import __version__
 
 log = logging.getLogger("fogdip.server")
 
@@ -67,7 +68,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app = FastAPI(
         title="fogdip",
         summary="Diplomacy with hidden information: fog of war, blind and gunboat variants.",
-        version=_version(),
+        version=__version__,
         lifespan=lifespan,
         docs_url="/docs",
         # No redirects to a slash-ended path: they would echo the request's Host header.
@@ -334,12 +335,6 @@ def _client_key(headers: Headers, address: str) -> str:
     """Whose requests these are: the token or session (hashed), else the address."""
     credential = headers.get("authorization") or cookie_parser(headers.get("cookie", "")).get(auth.COOKIE)
     return "c:" + token_digest(credential) if credential else address
-
-
-def _version() -> str:
-    from fogdip.cli.main import _version as version
-
-    return version()
 
 
 _HOME = """<!doctype html>
