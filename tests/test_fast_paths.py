@@ -8,6 +8,8 @@ other: given with another, it is ignored.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import threading
 from dataclasses import replace
@@ -237,3 +239,11 @@ def test_adjustments_are_counted_per_state() -> None:
     assert start.adjustment("FRANCE") == 0
     assert fewer.adjustment("FRANCE") == 1 and fewer.adjustment("GERMANY") == 0
     assert fewer.adjustment("NOBODY") == 0
+
+
+def test_a_token_copied_or_pickled_is_the_same_token() -> None:
+    state, rules = GameState.initial(), get_rules()
+    options = legal_orders(state, "FRANCE", rules)
+    assert copy.deepcopy(options) == options and copy.deepcopy(options).vouched is options.vouched
+    again = pickle.loads(pickle.dumps(options.vouched))
+    assert again == options.vouched and again.trusts(state, rules)

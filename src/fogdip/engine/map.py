@@ -21,7 +21,7 @@ from __future__ import annotations
 import tomllib
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from types import MappingProxyType
 from typing import Literal
@@ -141,6 +141,23 @@ class Map:
             ),
         )
         keep("sites", build_sites(self))
+
+    # --- copies ----------------------------------------------------------------------------
+
+    def __copy__(self) -> Map:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Map:
+        # Nothing in a map changes: a copy of a position or a game shares it.
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled, a shipped map is its name (one object per process); any other map is its
+        tables, built again (a read-only mapping does not pickle)."""
+        if _SHIPPED.get(self.name) is self:
+            return get_map, (self.name,)
+        given = (getattr(self, f.name) for f in fields(self) if f.init)
+        return Map, tuple(dict(value) if isinstance(value, Mapping) else value for value in given)
 
     # --- names -----------------------------------------------------------------------------
 

@@ -42,6 +42,16 @@ class Vouched:
     rules: Rules
     orders: Mapping[UnitRef, tuple[OrderFacts, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.orders, MappingProxyType):
+            object.__setattr__(self, "orders", MappingProxyType(dict(self.orders)))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Vouched:
+        return self  # immutable: a copy of a game's orders shares their token
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Vouched, (self.state, self.rules, dict(self.orders))
+
     def trusts(self, state: GameState, rules: Rules) -> bool:
         """Whether this token speaks for ``state`` judged by ``rules``: the position and the
         rules it was made for, equal by value (the very objects, most often)."""
