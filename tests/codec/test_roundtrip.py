@@ -49,7 +49,7 @@ from fogdip.codec.results import (
 )
 from fogdip.codec.turns import TurnDocument
 from fogdip.engine.judge import adjudicate
-from fogdip.engine.legal import MovementOptions
+from fogdip.engine.legal import MovementOptions, VouchedOrders
 from fogdip.engine.map import get_map
 from fogdip.engine.orders import Move, Order, SupportMove, Waive
 from fogdip.engine.outcomes import Resolution
@@ -77,10 +77,11 @@ def through_text(data: dict[str, Any]) -> Any:
 # --- random games that fight ---------------------------------------------------------------------
 
 
-def fighting_orders(state: GameState, rules: Rules, rng: random.Random) -> dict[str, list[Order]]:
+def fighting_orders(state: GameState, rules: Rules, rng: random.Random) -> VouchedOrders:
     """The random bot's orders, except that in a movement phase each power also makes one
     supported attack on a foreign unit where it can: random orders alone seldom dislodge
-    anything, and retreat phases are what the documents' ``attacked_from`` is for."""
+    anything, and retreat phases are what the documents' ``attacked_from`` is for. Every
+    order comes from the legal-order generator, with the token that vouches for it."""
     orders = random_orders(state, rules, rng)
     if state.phase.kind != "M":
         return orders
@@ -109,7 +110,7 @@ def fighting_orders(state: GameState, rules: Rules, rng: random.Random) -> dict[
         chosen[support.unit.province] = support
         chosen[move.unit.province] = move
         orders[power] = list(chosen.values())
-    return orders
+    return VouchedOrders(orders, orders.vouched | options.vouched())
 
 
 def random_game(seed: int, rules: Rules, max_phases: int, explain: bool = True) -> Iterator[Resolution]:
@@ -119,7 +120,8 @@ def random_game(seed: int, rules: Rules, max_phases: int, explain: bool = True) 
     for _ in range(max_phases):
         if state.completed:
             return
-        record = adjudicate(state, fighting_orders(state, rules, rng), rules, explain=explain, assume_legal=True)
+        orders = fighting_orders(state, rules, rng)
+        record = adjudicate(state, orders, rules, explain=explain, vouched=orders.vouched)
         yield record
         state = record.after
 

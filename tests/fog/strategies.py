@@ -164,7 +164,8 @@ def random_game(seed: int, phases: int = 40) -> tuple[GameState, ...]:
     state = GameState.initial(BOARD)
     out = [state]
     for _ in range(phases):
-        record = adjudicate(state, random_orders(state, RULES, rng), RULES, explain=False, assume_legal=True)
+        orders = random_orders(state, RULES, rng)
+        record = adjudicate(state, orders, RULES, explain=False, vouched=orders.vouched)
         state = record.after
         if state.completed:
             break

@@ -599,7 +599,8 @@ def test_no_mention_out_of_sight(seed: int) -> None:
     rng = random.Random(seed)
     state = GameState.initial()
     for _ in range(30):
-        record = held(adjudicate(state, random_orders(state, ENGINE, rng), ENGINE, assume_legal=True))
+        orders = random_orders(state, ENGINE, rng)
+        record = held(adjudicate(state, orders, ENGINE, vouched=orders.vouched))
         for power in state.powers:
             seen = RULES.observe(record, power)
             allowed = set(seen.visible)

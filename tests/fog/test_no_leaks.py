@@ -925,7 +925,8 @@ def observations(rules: FogRules, seed: int, power: str, phases: int) -> list[Ob
     out = [rules.initial(game[0], power)]
     for index, state in enumerate(game[:phases]):
         rng = random.Random(seed * 1000 + index)
-        record = adjudicate(state, random_orders(state, get_rules(), rng), explain=False, assume_legal=True)
+        orders = random_orders(state, get_rules(), rng)
+        record = adjudicate(state, orders, explain=False, vouched=orders.vouched)
         out.append(rules.observe(record, power))
     return out
 

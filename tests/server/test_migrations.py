@@ -2,15 +2,19 @@
 lost: a game whose orders were filed in its record (before migration 0006 kept them on the
 seats) still has them, for the game master's view, the export and the next turn; a game kept
 whole as a game file of schema 2 (before migration 0007 kept turns as rows) is turned into rows
-and plays on, every power's reports as they were sent."""
+and plays on, every power's reports as they were sent. A migration reads only what the database
+holds: none imports fogdip's live game code, which changes after it."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -19,10 +23,13 @@ from alembic.config import Config
 
 from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.client import FogdipClient
-from fogdip.codec.gamefiles import game_to_json
+from fogdip.codec.gamefiles import game_from_json, game_to_json
+from fogdip.engine.state import GameState
+from fogdip.engine.units import Unit
 from fogdip.game import Game
 from fogdip.server.db import MIGRATIONS
 from fogdip.server.security import hash_password
+from fogdip.variants import Position
 
 from servers import PASSWORD, PostgresCluster, start_server
 
@@ -279,3 +286,159 @@ def test_a_game_kept_whole_by_schema_0006_becomes_rows_and_plays_on(
         assert len(player.view("oldgame")["reports"]) == len(view["reports"]) + 1
     finally:
         server.stop()
+
+
+# --- migrations read the database alone -----------------------------------------------------
+
+#: fogdip's live game code: a migration that imports it gives other rows once it changes.
+_LIVE = ("fogdip.game", "fogdip.variants", "fogdip.engine", "fogdip.codec")
+
+
+def _imported(path: Path) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def test_no_migration_imports_the_live_game_code() -> None:
+    scripts = sorted((MIGRATIONS / "versions").glob("*.py"))
+    assert len(scripts) >= 6
+    found = [
+        f"{path.name}: {name}"
+        for path in scripts
+        for name in _imported(path)
+        if any(name == live or name.startswith(live + ".") for live in _LIVE)
+    ]
+    assert found == []
+
+
+def _finished(game: Game, centers: dict[str, str], units: dict[str, str] | None = None) -> Game:
+    """``game`` over at its next turn: these centres owned, units (by province, as
+    ``"POWER A|F LOCATION"``) left standing, no other unit."""
+    standing = {}
+    for province, text in (units or {}).items():
+        power, kind, location = text.split()
+        standing[province] = Unit(power, "A" if kind == "A" else "F", location)
+    ended = game.position.state.with_changes(centers=centers, units=standing, completed=True)
+    return Game(dataclasses.replace(game.record, position=Position(ended)))
+
+
+def _owned(*counts: tuple[str, int]) -> dict[str, str]:
+    """The standard map's centres dealt out in turn: each power its count."""
+    centers = sorted(GameState.initial().board.supply_centers)
+    out: dict[str, str] = {}
+    for power, count in counts:
+        for _ in range(count):
+            out[centers.pop()] = power
+    return out
+
+
+def _old_games() -> dict[str, str]:
+    """Records of every kind a database at revision 0004 may hold, by game id: games running
+    (with and without options, a setup still to play), won outright (at the map's and at an
+    option's count), drawn when the last year was played (an eliminated power left out, a
+    power with a unit and no centre kept; two powers past the count), drawn by agreement, and
+    one that cannot be read."""
+    agreed = Game.create("fog-of-war", reveal_at_end=False)
+    agreed.agree_draw(["FRANCE", "ENGLAND", "ITALY"])
+    games = {
+        "running": Game.create("standard"),
+        "options": Game.create("fog-of-war", end_year=1910, reveal_at_end=False, hold_empty_winters=False),
+        "setup": Game.create("deadman"),
+        "solo": _finished(Game.create("standard"), _owned(("FRANCE", 18), ("GERMANY", 10))),
+        "solo-option": _finished(Game.create("diplomyopia", victory_centers=12), _owned(("TURKEY", 12), ("ITALY", 11))),
+        "last-year": _finished(
+            Game.create("fog-of-war", end_year=1901),
+            _owned(("ENGLAND", 9), ("FRANCE", 9), ("GERMANY", 8), ("RUSSIA", 8)),
+            {"CON": "TURKEY A CON", "STP": "RUSSIA F STP/NC"},
+        ),
+        "two-leaders": _finished(Game.create("sighting", victory_centers=10), _owned(("ENGLAND", 12), ("FRANCE", 12))),
+        "agreed": agreed,
+    }
+    records = {game_id: json.dumps(game_to_json(game.record)) for game_id, game in games.items()}
+    records["damaged"] = '{"format": "fogdip-game", "schema": 2, "position": "lost"}'
+    return records
+
+
+def _as_live_code_reads(record: str) -> tuple[str, str, dict[str, Any] | None]:
+    """A stored game's turn, variant name and outcome, as the server works them out today."""
+    game = Game(game_from_json(json.loads(record)))
+    outcome = game.outcome()
+    revealed = None if outcome is None else {**outcome, "revealed": game.variant.options.reveal_at_end}
+    return game.turn, game.variant.name, revealed
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0005_reads_each_games_turn_variant_and_outcome_as_the_live_code(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if kind == "postgresql":
+        cluster: PostgresCluster = request.getfixturevalue("postgres")
+        url = cluster.new_database()
+    else:
+        url = f"sqlite:///{tmp_path / 'fogdip.sqlite3'}"
+    _at_revision(url, "0004")
+    records = _old_games()
+    engine = sa.create_engine(url)
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    games, users = tables.tables["games"], tables.tables["users"]
+    moment = datetime.now(UTC)
+    with engine.begin() as connection:
+        master_id = connection.execute(
+            users.insert()
+            .values(name="oldmaster", name_key="oldmaster", password_hash="-", is_admin=True, created_at=moment)
+            .returning(users.c.id)
+        ).scalar_one()
+        for game_id, record in records.items():
+            connection.execute(
+                games.insert().values(
+                    id=game_id,
+                    name=game_id,
+                    preset="standard",
+                    private=True,
+                    invite=f"invite-{game_id}",
+                    master_id=master_id,
+                    status="active",
+                    record=record,
+                    version=1,
+                    created_at=moment,
+                    updated_at=moment,
+                    deadlines="{}",
+                    press="white",
+                )
+            )
+    engine.dispose()
+
+    _at_revision(url, "0005")
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        rows = connection.execute(sa.text("SELECT id, turn, variant_name, outcome FROM games")).all()
+    engine.dispose()
+    migrated = {
+        game_id: (turn, name, None if outcome is None else json.loads(outcome)) for game_id, turn, name, outcome in rows
+    }
+    assert migrated.pop("damaged") == ("", "", None)
+    expected = {game_id: _as_live_code_reads(record) for game_id, record in records.items() if game_id != "damaged"}
+    assert migrated == expected
+    # The cases are the ones named: each kind of ending is among them.
+    assert expected["running"][0] == "S1901M" and expected["setup"][0] == "S1901S"
+    assert expected["options"][1] == "fog-of-war+end_year=1910+hold_empty_winters=False+reveal_at_end=False"
+    assert expected["solo"][2] == {"result": "solo", "powers": ["FRANCE"], "revealed": True}
+    assert expected["solo-option"][2] == {"result": "solo", "powers": ["TURKEY"], "revealed": True}
+    assert expected["last-year"][2] == {
+        "result": "draw",
+        "powers": ["ENGLAND", "FRANCE", "GERMANY", "RUSSIA", "TURKEY"],
+        "revealed": True,
+    }
+    assert expected["two-leaders"][2] == {"result": "draw", "powers": ["ENGLAND", "FRANCE"], "revealed": True}
+    assert expected["agreed"][2] == {
+        "result": "draw",
+        "powers": ["ENGLAND", "FRANCE", "ITALY"],
+        "agreed": "S1901M",
+        "revealed": False,
+    }

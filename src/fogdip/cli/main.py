@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, TextIO
@@ -49,6 +48,7 @@ from fogdip.engine.units import Phase
 from fogdip.interop.mila import SavedGame, load_game, saved_game_from_phases
 from fogdip.play import adjudicate_document
 from fogdip.replay import PhaseComparison, record_rules, replay_game, rules_for_source
+from fogdip.version import __version__
 
 app = typer.Typer(
     name="fogdip",
@@ -419,17 +419,10 @@ def _print_position(console: Console, state: GameState, doc: Mapping[str, Any]) 
 # --- version -----------------------------------------------------------------------------------
 
 
-def _version() -> str:
-    try:
-        return metadata.version("fogdip")
-    except metadata.PackageNotFoundError:
-        return "0+unknown (not installed)"
-
-
 @app.command()
 def version() -> None:
     """Print fogdip's version."""
-    Console(highlight=False).print(f"fogdip {_version()}")
+    Console(highlight=False).print(f"fogdip {__version__}")
 
 
 # --- game master and variants ------------------------------------------------------------------

@@ -29,6 +29,7 @@ from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
+from fogdip.engine.vouched import Vouched
 
 __all__ = [
     "Build",
@@ -57,6 +58,7 @@ __all__ = [
     "SupportMove",
     "Unit",
     "UnitRef",
+    "Vouched",
     "Waive",
     "Why",
     "adjudicate",

@@ -28,6 +28,7 @@ from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
 from fogdip.engine.validate import CheckedOrder, OrderChecker
+from fogdip.engine.vouched import Vouched
 
 #: Each power's orders: lines to read, orders already read, or both (:class:`Written`).
 OrderInput = Mapping[str, Iterable["str | Order | Written"]]
@@ -90,22 +91,33 @@ def adjudicate(
     rules: Rules | str | None = None,
     *,
     explain: bool = True,
-    assume_legal: bool = False,
+    vouched: Vouched | None = None,
 ) -> Resolution:
     """Adjudicate the current phase of ``state`` with ``orders`` (power to order texts or
     :class:`Order` values). Units without orders hold, or disband in a retreat phase.
 
-    ``explain=False`` skips the reason texts. ``assume_legal=True`` is for orders taken from
-    :func:`fogdip.engine.legal.legal_orders` for this very state (bots): such orders, each
-    given by the power whose unit it commands, are not checked again. If any order is not one
-    of them, the phase is checked in full, as without the flag."""
+    ``explain=False`` skips the reason texts. ``vouched`` is the token that came with orders
+    taken from :func:`fogdip.engine.legal.legal_orders` (or the random bot): in a movement
+    phase, orders it names, each given by the power whose unit it commands, are not checked
+    again. A token made for another position or other rules is ignored, and if any order is
+    not one it names, the phase is checked in full: as without a token, with the same result.
+
+    >>> from fogdip.engine.legal import legal_orders
+    >>> state, rules = GameState.initial(), get_rules()
+    >>> options = legal_orders(state, "ITALY", rules)
+    >>> orders = {"ITALY": [options["VEN"][1]]}
+    >>> str(orders["ITALY"][0])
+    'A VEN - APU'
+    >>> adjudicate(state, orders, rules, vouched=options.vouched) == adjudicate(state, orders, rules)
+    True
+    """
     if state.completed:
         raise FogdipError("the game is over; there is no phase to adjudicate")
     if not isinstance(rules, Rules):
         rules = get_rules(rules)
     kind = state.phase.kind
-    if kind == "M" and assume_legal:
-        trusted = resolve_trusted(state, orders, rules, explain)
+    if kind == "M" and vouched is not None and vouched.trusts(state, rules):
+        trusted = resolve_trusted(state, orders, rules, explain, vouched)
         if trusted is not None:
             return _movement_resolution(state, trusted, (), rules)
     checked, rejected = check_orders(state, orders, rules)

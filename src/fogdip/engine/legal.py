@@ -14,14 +14,18 @@ supporting fleet could make possible (DATC 6.D.31).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from operator import itemgetter
 from random import Random
+from types import MappingProxyType
 from typing import cast
 
 from fogdip.engine.convoys import route_exists
-from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.order_facts import remember
+from fogdip.engine.errors import FogdipError
+from fogdip.engine.map import Map
+from fogdip.engine.order_facts import OrderFacts, describe
 from fogdip.engine.orders import (
     Build,
     Convoy,
@@ -36,33 +40,67 @@ from fogdip.engine.orders import (
     Waive,
 )
 from fogdip.engine.rules import Rules
+from fogdip.engine.sites import OrderKey, Site, odd_site
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
+from fogdip.engine.vouched import Vouched
 
 
-def legal_orders(state: GameState, power: str, rules: Rules) -> dict[str, list[Order]]:
+class VouchedOrders(dict[str, list[Order]]):
+    """Lists of orders (each unit's, or each power's) handed out by the generator, as a plain
+    dict, with the token that lets :func:`~fogdip.engine.judge.adjudicate` trust them:
+    :attr:`vouched` (:class:`~fogdip.engine.vouched.Vouched`)."""
+
+    __slots__ = ("vouched",)
+
+    def __init__(self, orders: Mapping[str, list[Order]], vouched: Vouched) -> None:
+        super().__init__(orders)
+        self.vouched = vouched
+
+
+class AllLegalOrders(dict[str, VouchedOrders]):
+    """Every power's legal orders (:class:`VouchedOrders`), with one token for them all."""
+
+    __slots__ = ("vouched",)
+
+    def __init__(self, orders: Mapping[str, VouchedOrders], vouched: Vouched) -> None:
+        super().__init__(orders)
+        self.vouched = vouched
+
+
+def legal_orders(state: GameState, power: str, rules: Rules, cache: ConvoyCache | None = None) -> VouchedOrders:
     """Legal orders of ``power``: per unit province in movement and retreat phases; under
-    ``"BUILD"``, ``"WAIVE"`` and ``"DISBAND"`` in adjustment phases."""
+    ``"BUILD"``, ``"WAIVE"`` and ``"DISBAND"`` in adjustment phases.
+
+    The result's ``vouched`` token lets adjudication trust the movement orders listed (in
+    retreats and adjustments it names none: those orders are always checked, which is
+    cheap). ``cache``: a :class:`ConvoyCache` the caller keeps between positions of one map,
+    if it lists many; each call makes its own otherwise."""
     kind = state.phase.kind
     if kind == "M":
-        return MovementOptions(state, rules).for_power(power)
+        options = MovementOptions(state, rules, cache)
+        return VouchedOrders(options.for_power(power), options.vouched())
     if kind == "R":
-        options: dict[str, list[Order]] = {}
+        listed: dict[str, list[Order]] = {}
         for province, dislodged in state.dislodged.items():
             if dislodged.unit.power == power:
                 ref = UnitRef(dislodged.unit.kind, dislodged.unit.location)
-                options[province] = [Retreat(ref, t) for t in dislodged.retreats]
-                options[province].append(Disband(ref))
-        return options
-    return _adjustment_options(state, power)
+                listed[province] = [Retreat(ref, t) for t in dislodged.retreats]
+                listed[province].append(Disband(ref))
+        return VouchedOrders(listed, Vouched(state, rules))
+    return VouchedOrders(_adjustment_options(state, power), Vouched(state, rules))
 
 
-def all_legal_orders(state: GameState, rules: Rules) -> dict[str, dict[str, list[Order]]]:
-    """Legal orders of every power, sharing the work of finding convoy routes."""
+def all_legal_orders(state: GameState, rules: Rules, cache: ConvoyCache | None = None) -> AllLegalOrders:
+    """Legal orders of every power, sharing the work of finding convoy routes. The result's
+    ``vouched`` token covers them all, and so does each power's (one token of the position:
+    adjudication still trusts an order only from the power whose unit it commands)."""
     if state.phase.kind == "M":
-        options = MovementOptions(state, rules)
-        return {power: options.for_power(power) for power in state.powers}
-    return {power: legal_orders(state, power, rules) for power in state.powers}
+        options = MovementOptions(state, rules, cache)
+        by_power = {power: options.for_power(power) for power in state.powers}
+        token = options.vouched()
+        return AllLegalOrders({power: VouchedOrders(listed, token) for power, listed in by_power.items()}, token)
+    return AllLegalOrders({power: legal_orders(state, power, rules) for power in state.powers}, Vouched(state, rules))
 
 
 def _adjustment_options(state: GameState, power: str) -> dict[str, list[Order]]:
@@ -84,100 +122,99 @@ def _adjustment_options(state: GameState, power: str) -> dict[str, list[Order]]:
     return {"BUILD": builds, "WAIVE": [Waive()]}
 
 
-class _Site:
-    """What a unit of one kind on one location can do on a map, whatever the position:
-    shared by every position, as orders and references are immutable."""
-
-    __slots__ = ("at_sea", "convoy_moves", "hold", "into", "moves", "on_coast", "orders", "own_into", "reach", "ref")
-
-    def __init__(self, board: Map, kind: UnitKind, location: str) -> None:
-        self.ref = UnitRef(kind, location)
-        self.hold = remember(Hold(self.ref))
-        self.moves = tuple(remember(Move(self.ref, t)) for t in sorted(board.targets(kind, location)))
-        #: the unit's other orders met so far, by the key :meth:`order` gives them
-        self.orders: dict[tuple[str | UnitRef, ...], Order] = {}
-        self.convoy_moves: dict[tuple[str, bool], Move] = {}
-        origin = board.province_of(location)
-        terrain = board.provinces[origin].terrain
-        #: a fleet that may convoy; an army that may be convoyed
-        self.at_sea = kind == "F" and terrain == "sea"
-        self.on_coast = kind == "A" and terrain == "coast"
-        #: (destination province, entry of MovementOptions.into) for each direct move
-        self.into = tuple((board.province_of(m.target), (origin, m.target, False)) for m in self.moves)
-        #: the provinces the unit can support into, sorted
-        self.reach = tuple(sorted(board.reachable_provinces(kind, location)))
-        #: each province of ``reach`` with how many of the unit's own direct moves go there
-        #: (pairs made once: zipping two tuples for every draw costs more)
-        self.own_into = tuple((province, sum(1 for p, _ in self.into if p == province)) for province in self.reach)
-
-    def order(self, key: tuple[str | UnitRef, ...]) -> Order:
-        """The unit's order for a key ``("S", supported ref)``, ``("S", supported ref,
-        target)`` or ``("C", army ref, target)``: built once, so that adjudication knows it
-        by identity (:func:`fogdip.engine.order_facts.remember`)."""
-        order = self.orders.get(key)
-        if order is None:
-            order = self.orders[key] = remember(_build(self.ref, key))
-        return order
-
-    def convoy_move(self, target: str, via: bool) -> Move:
-        move = self.convoy_moves.get((target, via))
-        if move is None:
-            move = self.convoy_moves[target, via] = remember(Move(self.ref, target, via_convoy=via))
-        return move
-
-
-def _build(ref: UnitRef, key: tuple[str | UnitRef, ...]) -> Order:
-    verb, other = key[0], key[1]
-    assert isinstance(other, UnitRef)
-    if verb == "C":
-        return Convoy(ref, other, str(key[2]))
+def _build(ref: UnitRef, key: OrderKey) -> Order:
     if len(key) == 2:
-        return SupportHold(ref, other)
-    return SupportMove(ref, other, str(key[2]))
+        return SupportHold(ref, key[1])
+    verb, other, target = key
+    return Convoy(ref, other, target) if verb == "C" else SupportMove(ref, other, target)
 
 
-def _sites(board: Map) -> dict[str, _Site]:
-    """The map's sites met so far, by unit kind and location (``"AMAR"``): kept with the map
-    (``Map.memo``), as a site depends on the map alone."""
-    sites = board.memo.get(_sites)
-    if sites is None:
-        sites = board.memo.setdefault(_sites, {})
-    return cast("dict[str, _Site]", sites)
-
-
-def _site(board: Map, kind: UnitKind, location: str) -> _Site:
-    sites = _sites(board)
-    site = sites.get(kind + location)
-    if site is None:
-        site = sites[kind + location] = _Site(board, kind, location)
-    return site
-
+#: The order of an :class:`OrderFacts`.
+_ORDER = itemgetter(0)
 
 #: No supports to leave out (:meth:`MovementOptions.sample`, a unit not at sea).
 _NO_SKIP: frozenset[tuple[str, str]] = frozenset()
 
 
-class MovementOptions:
-    """Legal movement orders for one position, with convoy routes computed once."""
+class ConvoyCache:
+    """Convoy routes, and the orders only a convoy makes legal, met while listing legal
+    orders on one map. They depend on the map and a few fleets, and recur from one position to
+    the next, so a caller that lists many positions (a bot's game loop) keeps one and passes it
+    on; otherwise each listing makes its own.
 
-    def __init__(self, state: GameState, rules: Rules) -> None:
+    A cache is its caller's alone: it is refused on any thread but the one that made it, so
+    no two threads ever write to it. It is bounded for long-running callers.
+
+    >>> from fogdip.engine.state import GameState
+    >>> from fogdip.engine.rules import get_rules
+    >>> state = GameState.initial()
+    >>> cache = ConvoyCache(state.board)
+    >>> MovementOptions(state, get_rules(), cache).for_power("ENGLAND") == legal_orders(state, "ENGLAND", get_rules())
+    True
+    """
+
+    __slots__ = ("board", "orders", "routes", "thread")
+
+    #: Past this many routes, or orders, the store starts again.
+    LIMIT = 50_000
+
+    def __init__(self, board: Map) -> None:
+        self.board = board
+        self.thread = threading.get_ident()
+        #: (army's province, the fleets chained to its coast, whether a fleet must be needed)
+        #: to the routes found from there
+        self.routes: dict[tuple[str, frozenset[str], bool], _Routes | None] = {}
+        #: (unit, its order's key) to the order: convoys, and supports of moves only a convoy
+        #: makes possible
+        self.orders: dict[tuple[UnitRef, OrderKey], OrderFacts] = {}
+
+    def check(self, board: Map) -> None:
+        """Refuse use on another thread than the owner's, or for another map."""
+        if self.thread != threading.get_ident():
+            raise FogdipError("a ConvoyCache belongs to the thread that made it: make one per thread")
+        if self.board is not board:
+            raise FogdipError(f"this ConvoyCache is for the map {self.board.name!r}, not {board.name!r}")
+
+    def order(self, site: Site, key: OrderKey) -> OrderFacts:
+        """The order of ``site``'s unit that ``key`` names, built the first time it is asked."""
+        store = self.orders
+        found = store.get((site.ref, key))
+        if found is None:
+            if len(store) >= self.LIMIT:
+                store.clear()
+            found = store[site.ref, key] = describe(_build(site.ref, key))
+        return found
+
+
+class MovementOptions:
+    """Legal movement orders for one position, with convoy routes computed once.
+
+    It keeps every order it hands out (listed by :meth:`for_power`, drawn by :meth:`sample`):
+    :meth:`vouched` gives them as a token that adjudication trusts for this position. It is a
+    per-call object: made, used and dropped by one caller."""
+
+    def __init__(self, state: GameState, rules: Rules, cache: ConvoyCache | None = None) -> None:
         self.state = state
         self.board: Map = state.board
         self.rules = rules
-        #: the orders handed out, which adjudication may then trust (``GameState.vouched``)
-        self._vouched = state.vouched
-        self._listed = state.listed
         board = self.board
-        # Looked up for every unit of every position a bot plays: the map's sites once, then
-        # each unit's by its kind and location.
-        known = _sites(board)
-        sites: dict[str, _Site] = {}
+        if cache is None:
+            cache = ConvoyCache(board)
+        else:
+            cache.check(board)
+        self._cache = cache
+        #: each unit's orders handed out so far, for :meth:`vouched`
+        self._handed: dict[UnitRef, list[OrderFacts]] = {}
+        # Looked up for every unit of every position a bot plays: the map's sites, each unit's
+        # by its kind and location.
+        known = board.sites
+        sites: dict[str, Site] = {}
         refs: dict[str, UnitRef] = {}
         at_sea: list[str] = []
         for p, u in state.units.items():
             site = known.get(u.kind + u.location)
             if site is None:
-                site = known[u.kind + u.location] = _Site(board, u.kind, u.location)
+                site = odd_site(board, UnitRef(u.kind, u.location))
             sites[p] = site
             refs[p] = site.ref
             if site.at_sea:
@@ -192,7 +229,7 @@ class MovementOptions:
         self._found: dict[str, _Routes] = {}
         if self.convoyers:
             necessary = rules.convoy_fleet_must_be_needed
-            routes = _routes_of(board)
+            routes = cache.routes
             neighbours = board.neighbours
             groups = _fleet_groups(neighbours, self.convoyers)
             for province, site in self.sites.items():
@@ -212,6 +249,7 @@ class MovementOptions:
                         self.routes[province] = found.fleets
                         self._needed[province] = found.needed
         moves: dict[str, tuple[Move, ...]] = {}
+        move_facts: dict[str, tuple[OrderFacts, ...]] = {}
         # destination province -> (mover's province, move) for every legal move on the board
         # (``convoyed`` marks army moves that only a convoy makes possible)
         into: dict[str, list[tuple[str, str, bool]]] = {}
@@ -228,12 +266,15 @@ class MovementOptions:
             found = carried.get(origin) if carried else None
             if found is None:
                 moves[origin] = site.moves
+                move_facts[origin] = site.move_facts
                 continue
             moves[origin] = found.moves
+            move_facts[origin] = found.move_facts
             for target, entry in found.into:
                 into.setdefault(target, []).append(entry)
                 convoyed_into.setdefault(target, []).append(origin)
         self.moves = moves
+        self._move_facts = move_facts
         self.into = into
         self._convoyed_into = convoyed_into
         self._slots: dict[str, int] | None = None
@@ -242,13 +283,39 @@ class MovementOptions:
     def for_power(self, power: str) -> dict[str, list[Order]]:
         return {p: self._orders(u) for p, u in self.state.units.items() if u.power == power}
 
+    def vouched(self) -> Vouched:
+        """A token for the orders handed out so far: adjudication trusts them in this
+        position under these rules."""
+        orders = {ref: tuple(entries) for ref, entries in self._handed.items()}
+        return Vouched(self.state, self.rules, MappingProxyType(orders))
+
+    def _hand(self, site: Site, facts: OrderFacts) -> Order:
+        handed = self._handed.get(site.ref)
+        if handed is None:
+            self._handed[site.ref] = [facts]
+        else:
+            handed.append(facts)
+        return facts.order
+
     def _orders(self, unit: Unit) -> list[Order]:
-        site = self.sites[unit.location.partition("/")[0]]
-        orders = [self._order(site, spec) for spec in self.choices(unit)]
-        # Vouched for when adjudication first asks (GameState.listed): listing every order of
-        # every unit, say for a player to choose from, need not register each one.
-        self._listed[unit.location.partition("/")[0]] = tuple(orders)
-        return orders
+        here = unit.location.partition("/")[0]
+        site = self.sites[here]
+        moves = self._move_facts[here]
+        facts = [site.hold, *moves]
+        refs = self.refs
+        # Looked up for every order of every unit listed: the map's table first, then the cache.
+        table = site.supports.get
+        made = self._cache.order
+        # choices() lists the hold and the moves first, then supports and convoys (tuples).
+        for spec in cast("list[tuple[str, ...]]", self.choices(unit)[1 + len(moves) :]):
+            key: OrderKey = (spec[0], refs[spec[1]]) if len(spec) == 2 else (spec[0], refs[spec[1]], spec[2])
+            facts.append(table(key) or made(site, key))
+        handed = self._handed.get(site.ref)
+        if handed is None:
+            self._handed[site.ref] = facts
+        else:
+            handed.extend(facts)
+        return list(map(_ORDER, facts))
 
     def choices(self, unit: Unit) -> list[tuple[str, ...] | Move]:
         """The unit's legal orders in a cheap form: a :class:`Move`, or a tuple naming a hold
@@ -277,36 +344,41 @@ class MovementOptions:
 
     def order(self, ref: UnitRef, spec: tuple[str, ...] | Move) -> Order:
         """Turn one entry of :meth:`choices` for the unit ``ref`` into an :class:`Order`."""
+        if isinstance(spec, Move):
+            return spec
         site = self.sites.get(ref.province)
         if site is not None and site.ref == ref:
-            return self._order(site, spec)
-        if isinstance(spec, Move):
-            return spec
+            if spec[0] == "H":
+                return site.hold.order
+            if len(spec) == 2:
+                return self._keyed(site, (spec[0], self.refs[spec[1]])).order
+            return self._keyed(site, (spec[0], self.refs[spec[1]], spec[2])).order
         if spec[0] == "H":
             return Hold(ref)
-        return _build(ref, (spec[0], self.refs[spec[1]], *spec[2:]))
-
-    def _order(self, site: _Site, spec: tuple[str, ...] | Move) -> Order:
-        if isinstance(spec, Move):
-            return spec
-        if spec[0] == "H":
-            return site.hold
         if len(spec) == 2:
-            return site.order((spec[0], self.refs[spec[1]]))
-        return site.order((spec[0], self.refs[spec[1]], spec[2]))
+            return _build(ref, (spec[0], self.refs[spec[1]]))
+        return _build(ref, (spec[0], self.refs[spec[1]], spec[2]))
+
+    def _keyed(self, site: Site, key: OrderKey) -> OrderFacts:
+        """The site's order ``key`` names: from the map's table, or (a convoy, or a support of
+        a move only a convoy makes possible) from the cache."""
+        found = site.supports.get(key)
+        if found is None:
+            found = self._cache.order(site, key)
+        return found
 
     def sample(self, unit: Unit, rng: Random) -> Order:
         """One legal order of ``unit``, chosen uniformly, building only that one.
 
         Draws exactly as ``rng.choice(self.choices(unit))`` would, so a seed plays the same
-        game either way. The order is vouched for in this position (``GameState.vouched``)
-        where it is drawn: this runs for every unit of every phase a bot plays."""
+        game either way. The order is handed out (:meth:`vouched`) where it is drawn: this runs
+        for every unit of every phase a bot plays."""
         here = unit.location.partition("/")[0]
         site = self.sites[here]
         slots = self._slots
         if slots is None:
             slots = self._slots = self._support_slots()
-        moves = self.moves[here]
+        moves = self._move_facts[here]
         # choices() lists the hold, the moves, then per province of reach a support to hold
         # (if occupied) and one per move into it, other than the unit's own direct moves;
         # a fleet at sea then leaves out supports only a convoy through it could make
@@ -320,21 +392,15 @@ class MovementOptions:
             convoys = self._convoy_choices.get(here, ())
         supports = sum(map(slots.__getitem__, site.reach)) - len(site.moves) - len(skip)
         k = rng.choice(range(1 + len(moves) + supports + len(convoys)))
-        order: Order
         if k == 0:
-            order = site.hold
-            self._vouched.add(id(order))
-            return order
+            return self._hand(site, site.hold)
         if k <= len(moves):
-            order = moves[k - 1]
-            self._vouched.add(id(order))
-            return order
+            return self._hand(site, moves[k - 1])
         k -= 1 + len(moves)
+        refs = self.refs
         if k >= supports:
             army, target = convoys[k - supports]
-            order = site.order(("C", self.refs[army], target))
-            self._vouched.add(id(order))
-            return order
+            return self._hand(site, self._keyed(site, ("C", refs[army], target)))
         units = self.state.units
         for province, own in site.own_into:
             size = slots[province] - own
@@ -345,21 +411,17 @@ class MovementOptions:
                 continue
             if province in units:
                 if k == 0:
-                    order = site.order(("S", self.refs[province]))
-                    self._vouched.add(id(order))
-                    return order
+                    return self._hand(site, self._keyed(site, ("S", refs[province])))
                 k -= 1
             for origin, target, convoyed in self.into[province]:
                 if origin == here or (convoyed and (origin, province) in skip):
                     continue
                 if k == 0:
-                    order = site.order(("S", self.refs[origin], target))
-                    self._vouched.add(id(order))
-                    return order
+                    return self._hand(site, self._keyed(site, ("S", refs[origin], target)))
                 k -= 1
         raise AssertionError("sample() and choices() disagree")  # pragma: no cover
 
-    def _supports_through(self, here: str, site: _Site) -> set[tuple[str, str]]:
+    def _supports_through(self, here: str, site: Site) -> set[tuple[str, str]]:
         """(army, destination) of the convoyed moves that only a convoy through the fleet in
         ``here`` could carry: the fleet may not support them (6.D.31)."""
         skip: set[tuple[str, str]] = set()
@@ -395,7 +457,7 @@ class _Routes:
     a convoy makes possible (a VIA twin of an overland move adds none: one support covers
     both)."""
 
-    __slots__ = ("fleets", "into", "moves", "needed")
+    __slots__ = ("fleets", "into", "move_facts", "moves", "needed")
 
     def __init__(self, board: Map, origin: str, fleets: dict[str, frozenset[str]], convoyers: frozenset[str]) -> None:
         self.fleets = fleets
@@ -405,27 +467,18 @@ class _Routes:
             target: frozenset(f for f in on_route if not route_exists(board, convoyers, origin, target, excluding=f))
             for target, on_route in fleets.items()
         }
-        site = _site(board, "A", origin)
+        site = board.sites["A" + origin]
         adjacent = board.army_targets(origin)
         targets = sorted(fleets)
-        self.moves = site.moves + tuple(site.convoy_move(t, t in adjacent) for t in targets)
+        # Every coast an army may be convoyed to is in the map's table; the fallback is for
+        # none that the map knows of.
+        carried = tuple(
+            site.convoy_moves.get(t) or describe(Move(site.ref, t, via_convoy=t in adjacent)) for t in targets
+        )
+        self.move_facts = site.move_facts + carried
+        # The orders of convoy moves are moves (the map's table holds nothing else there).
+        self.moves = site.moves + tuple(cast("Move", facts.order) for facts in carried)
         self.into = tuple((t, (origin, t, True)) for t in targets if t not in adjacent)
-
-
-# Routes depend on the map and few fleets, and recur from one position to the next: they are
-# kept with the map (``Map.memo``), and the store is bounded for long-running processes.
-_ROUTES_LIMIT = 50_000
-
-
-_RouteStore = dict[tuple[str, frozenset[str], bool], "_Routes | None"]
-
-
-def _routes_of(board: Map) -> _RouteStore:
-    """The map's convoy routes found so far, kept with the map (``Map.memo``)."""
-    routes = board.memo.get(_convoy_routes)
-    if routes is None:
-        routes = board.memo.setdefault(_convoy_routes, {})
-    return cast("_RouteStore", routes)
 
 
 def _fleet_groups(neighbours: Mapping[str, frozenset[str]], convoyers: frozenset[str]) -> dict[str, frozenset[str]]:
@@ -454,35 +507,19 @@ def _convoy_routes(
     convoyers: frozenset[str],
     origin: str,
     necessary: bool,
-    routes: _RouteStore | None = None,
-    chain: frozenset[str] | None = None,
+    routes: dict[tuple[str, frozenset[str], bool], _Routes | None],
+    chain: frozenset[str],
 ) -> _Routes | None:
     """Destinations reachable by convoy from ``origin``, with the fleets on such routes
-    (``routes``: the map's store, :func:`_routes_of`; ``chain``: the fleets of ``convoyers``
-    linked to ``origin`` by a chain of them; each worked out here unless the caller has it).
+    (``routes``: the caller's store, :attr:`ConvoyCache.routes`; ``chain``: the fleets of
+    ``convoyers`` linked to ``origin`` by a chain of them, what the routes depend on).
 
     With ``necessary``, only chordless chains count, so every listed fleet is needed by
     some route (DATC 6.G.19)."""
-    neighbours = board.neighbours
-    # Only the fleets linked to ``origin`` by a chain of fleets matter: cache on those.
-    if chain is None:
-        linked = {f for f in neighbours[origin] if f in convoyers}
-        frontier = list(linked)
-        while frontier:
-            here = frontier.pop()
-            for there in neighbours[here]:
-                if there in convoyers and there not in linked:
-                    linked.add(there)
-                    frontier.append(there)
-        chain = frozenset(linked)
-    if not chain:
-        return None
-    if routes is None:
-        routes = _routes_of(board)
     key = (origin, chain, necessary)
     if key in routes:
         return routes[key]
-    if len(routes) >= _ROUTES_LIMIT:
+    if len(routes) >= ConvoyCache.LIMIT:
         routes.clear()
     fleets = _search_routes(board, convoyers, origin, necessary)
     found = routes[key] = _Routes(board, origin, fleets, convoyers) if fleets else None

@@ -3,6 +3,10 @@
 A map is loaded from a TOML file in :mod:`fogdip.engine.maps` and validated on load: unknown
 names, one-way adjacencies, fleets adjacent to land-locked provinces and the like fail loudly.
 
+Everything the engine looks up on a map is worked out when the map is built, into immutable
+tables: a map (one per name in a process, :func:`get_map`) is read by every game and every
+thread at once, and nothing ever writes to it.
+
 >>> board = standard_map()
 >>> board.province_of("STP/NC")
 'STP'
@@ -16,15 +20,17 @@ from __future__ import annotations
 
 import tomllib
 from collections import deque
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from importlib import resources
+from types import MappingProxyType
 from typing import Literal
 
 from fogdip.engine.errors import MapError
+from fogdip.engine.sites import Site, build_sites
+from fogdip.engine.units import UnitKind as UnitKind
 
 Terrain = Literal["land", "coast", "sea", "impassable"]
-UnitKind = Literal["A", "F"]
 
 _TERRAINS: frozenset[str] = frozenset({"land", "coast", "sea", "impassable"})
 
@@ -57,12 +63,15 @@ class PowerInfo:
     start: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Map:
     """An immutable, validated game board.
 
     Locations are province codes (``"PAR"``) or coast codes (``"SPA/NC"``). Armies stand on
     provinces; fleets stand on sea provinces, single-coast provinces, or a named coast.
+
+    The tables given are kept as read-only mappings; the ones derived from them (neighbours,
+    sight, the orders of every unit placement: :attr:`sites`) are worked out here, once.
     """
 
     name: str
@@ -70,18 +79,85 @@ class Map:
     victory_centers: int
     first_year: int
     powers: tuple[str, ...]
-    power_info: dict[str, PowerInfo]
-    provinces: dict[str, Province]
-    army_adjacency: dict[str, frozenset[str]]
-    fleet_adjacency: dict[str, frozenset[str]]
-    _names: dict[str, str] = field(repr=False)
-    _province_of: dict[str, str] = field(repr=False)
-    _fleet_province_reach: dict[str, frozenset[str]] = field(repr=False)
-    neighbours: dict[str, frozenset[str]] = field(repr=False, default_factory=dict)
-    _distance_cache: dict[tuple[str, ...], dict[str, int]] = field(repr=False, default_factory=dict)
-    #: Facts other layers work out from this map alone (the fog layer's sight geometry), kept
-    #: with it: a map never changes, so they hold while it lives.
-    memo: dict[object, object] = field(repr=False, default_factory=dict)
+    power_info: Mapping[str, PowerInfo]
+    provinces: Mapping[str, Province]
+    army_adjacency: Mapping[str, frozenset[str]]
+    fleet_adjacency: Mapping[str, frozenset[str]]
+    _names: Mapping[str, str] = field(repr=False)
+    _province_of: Mapping[str, str] = field(repr=False)
+    #: Provinces adjacent to each province by any unit type, from any of its coasts.
+    neighbours: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+    #: Each province with every province next to it, whatever the terrain.
+    around: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+    #: The supply centres, for membership tests.
+    center_set: frozenset[str] = field(init=False, repr=False)
+    #: The sea provinces: where a fleet may convoy from, and what a convoy route is made of
+    #: when only the map is looked at.
+    sea_provinces: frozenset[str] = field(init=False, repr=False)
+    #: Every province a unit may enter.
+    passable_provinces: frozenset[str] = field(init=False, repr=False)
+    #: What a unit of each kind on each location can do, whatever the position, by kind and
+    #: location (``"AMAR"``): :mod:`fogdip.engine.sites`.
+    sites: Mapping[str, Site] = field(init=False, repr=False)
+    _fleet_province_reach: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+    _within_reach: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # A frozen dataclass sets its fields with object.__setattr__; so do the derived ones,
+        # once, before anyone else sees the map.
+        def keep(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)
+
+        for name in ("power_info", "provinces", "army_adjacency", "fleet_adjacency", "_names", "_province_of"):
+            keep(name, MappingProxyType(dict(getattr(self, name))))
+        province_of = self._province_of
+        keep(
+            "_fleet_province_reach",
+            MappingProxyType(
+                {loc: frozenset(province_of[t] for t in targets) for loc, targets in self.fleet_adjacency.items()}
+            ),
+        )
+        neighbours: dict[str, frozenset[str]] = {}
+        for code, province in self.provinces.items():
+            near = set(self.army_adjacency.get(code, ()))
+            for location in (code, *province.coasts):
+                near.update(province_of[t] for t in self.fleet_adjacency.get(location, ()))
+            neighbours[code] = frozenset(near)
+        keep("neighbours", MappingProxyType(neighbours))
+        keep("around", MappingProxyType({code: near | {code} for code, near in neighbours.items()}))
+        keep("center_set", frozenset(code for code, p in self.provinces.items() if p.supply_center))
+        keep("sea_provinces", frozenset(code for code, p in self.provinces.items() if p.terrain == "sea"))
+        keep("passable_provinces", frozenset(code for code, p in self.provinces.items() if p.passable))
+        kinds: tuple[UnitKind, ...] = ("A", "F")
+        keep(
+            "_within_reach",
+            MappingProxyType(
+                {
+                    kind + location: self.reachable_provinces(kind, location) | {province_of[location]}
+                    for location in province_of
+                    for kind in kinds
+                    if self.can_hold(kind, location)
+                }
+            ),
+        )
+        keep("sites", build_sites(self))
+
+    # --- copies ----------------------------------------------------------------------------
+
+    def __copy__(self) -> Map:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Map:
+        # Nothing in a map changes: a copy of a position or a game shares it.
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled, a shipped map is its name (one object per process); any other map is its
+        tables, built again (a read-only mapping does not pickle)."""
+        if _SHIPPED.get(self.name) is self:
+            return get_map, (self.name,)
+        given = (getattr(self, f.name) for f in fields(self) if f.init)
+        return Map, tuple(dict(value) if isinstance(value, Mapping) else value for value in given)
 
     # --- names -----------------------------------------------------------------------------
 
@@ -96,6 +172,11 @@ class Map:
     def is_location(self, location: str) -> bool:
         return location in self._province_of
 
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """Every location: each province and each named coast."""
+        return tuple(self._province_of)
+
     def full_name(self, location: str) -> str:
         province = self.provinces[self._province_of[location]]
         if location == province.code:
@@ -107,11 +188,6 @@ class Map:
     @property
     def supply_centers(self) -> tuple[str, ...]:
         return tuple(code for code, p in self.provinces.items() if p.supply_center)
-
-    @cached_property
-    def center_set(self) -> frozenset[str]:
-        """The supply centres, for membership tests."""
-        return frozenset(self.supply_centers)
 
     def home_centers(self, power: str) -> tuple[str, ...]:
         return tuple(code for code, p in self.provinces.items() if p.home == power)
@@ -147,31 +223,38 @@ class Map:
             return self.army_targets(location)
         return self._fleet_province_reach.get(location, frozenset())
 
-    @cached_property
-    def sea_provinces(self) -> frozenset[str]:
-        """The sea provinces: where a fleet may convoy from, and what a convoy route is made of
-        when only the map is looked at."""
-        return frozenset(code for code, p in self.provinces.items() if p.terrain == "sea")
+    def within_reach(self, kind: UnitKind, location: str) -> frozenset[str]:
+        """The unit's own province and every province it could move into without a convoy.
+
+        >>> sorted(standard_map().within_reach("F", "BER"))
+        ['BAL', 'BER', 'KIE', 'PRU']
+        """
+        found = self._within_reach.get(kind + location)
+        if found is None:  # a unit where none may stand: worked out, as nothing is kept for it
+            found = self.reachable_provinces(kind, location) | {self._province_of[location]}
+        return found
 
     def adjacent_provinces(self, province: str) -> frozenset[str]:
         """Provinces adjacent to ``province`` by any unit type, from any of its coasts."""
         return self.neighbours[province]
 
     def distances_from(self, sources: tuple[str, ...]) -> dict[str, int]:
-        """Breadth-first distance in provinces, over every adjacency, from a set of provinces."""
-        key = tuple(sorted(sources))
-        cached = self._distance_cache.get(key)
-        if cached is not None:
-            return cached
-        distance = {p: 0 for p in key}
+        """Breadth-first distance in provinces, over every adjacency, from a set of provinces:
+        a new dict for the caller (asked for rarely: civil disorder's removals).
+
+        >>> distance = standard_map().distances_from(("PAR",))
+        >>> distance["PAR"], distance["BUR"], distance["MUN"]
+        (0, 1, 2)
+        """
+        key = sorted(set(sources))
+        distance = dict.fromkeys(key, 0)
         queue = deque(key)
         while queue:
             here = queue.popleft()
-            for there in self.adjacent_provinces(here):
+            for there in self.neighbours[here]:
                 if there not in distance and self.provinces[there].passable:
                     distance[there] = distance[here] + 1
                     queue.append(there)
-        self._distance_cache[key] = distance
         return distance
 
 
@@ -250,7 +333,6 @@ def load_map(text: str) -> Map:
         if province.home is not None and province.home not in powers:
             raise MapError(f"province {province.code}: home power {province.home} is not a power")
 
-    reach = {loc: frozenset(province_of[t] for t in targets) for loc, targets in fleet.items()}
     board = Map(
         name=raw["name"],
         title=raw.get("title", raw["name"]),
@@ -263,13 +345,7 @@ def load_map(text: str) -> Map:
         fleet_adjacency={k: frozenset(v) for k, v in fleet.items()},
         _names=names,
         _province_of=province_of,
-        _fleet_province_reach=reach,
     )
-    for code, province in provinces.items():
-        near = set(board.army_adjacency.get(code, ()))
-        for location in (code, *province.coasts):
-            near.update(province_of[t] for t in board.fleet_adjacency.get(location, ()))
-        board.neighbours[code] = frozenset(near)
     for info in powers.values():
         for unit in info.start:
             kind, _, location = unit.partition(" ")
@@ -291,22 +367,34 @@ def _check_adjacency(
                 raise MapError(f"{kind} adjacency {here} -> {there}: {there} is impassable")
 
 
-@cache
-def get_map(name: str) -> Map:
-    """Load one of the maps shipped with fogdip, by name (cached)."""
-    try:
-        text = resources.files("fogdip.engine.maps").joinpath(f"{name}.toml").read_text("utf-8")
-    except FileNotFoundError:
-        raise MapError(f"unknown map {name!r}; known maps: {', '.join(available_maps())}") from None
-    return load_map(text)
-
-
 def available_maps() -> list[str]:
     return sorted(
         entry.name.removesuffix(".toml")
         for entry in resources.files("fogdip.engine.maps").iterdir()
         if entry.name.endswith(".toml")
     )
+
+
+def _shipped() -> Mapping[str, Map]:
+    return MappingProxyType(
+        {
+            name: load_map(resources.files("fogdip.engine.maps").joinpath(f"{name}.toml").read_text("utf-8"))
+            for name in available_maps()
+        }
+    )
+
+
+# The maps shipped with fogdip, built as the engine is imported (a few milliseconds each, once
+# a process): one map per name, whichever thread asks first, and nothing left to build later.
+_SHIPPED = _shipped()
+
+
+def get_map(name: str) -> Map:
+    """One of the maps shipped with fogdip, by name: the same object every time."""
+    board = _SHIPPED.get(name)
+    if board is None:
+        raise MapError(f"unknown map {name!r}; known maps: {', '.join(available_maps())}")
+    return board
 
 
 def standard_map() -> Map:

@@ -11,7 +11,7 @@ convoys in the cycle fail (the Szykman rule).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from fogdip.engine.units import Unit
 
@@ -76,7 +76,7 @@ class MovementResolver:
     def __init__(
         self,
         nodes: list[Node],
-        neighbours: dict[str, frozenset[str]],
+        neighbours: Mapping[str, frozenset[str]],
         at: dict[str, int] | None = None,
         moves_into: dict[str, list[int]] | None = None,
     ) -> None:

@@ -1,9 +1,10 @@
 """Adjudicating a movement phase: from orders to resolver nodes to a resolution record.
 
 Bots adjudicate thousands of phases, so this path does per phase only what depends on the
-phase: what the resolver needs from an order, and its text, come from
-:mod:`fogdip.engine.order_facts`, worked out once per distinct order; reasons are written only
-when asked for.
+phase: what the resolver needs from an order, and its text
+(:class:`~fogdip.engine.order_facts.OrderFacts`), come with the orders the legal-order
+generator vouched for, or from the map's tables (:mod:`fogdip.engine.sites`); reasons are
+written only when asked for.
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ from fogdip.engine.movement import (
     MovementResolver,
     Node,
 )
-from fogdip.engine.order_facts import KNOWN, default_hold, known_info
-from fogdip.engine.orders import Order, Written
+from fogdip.engine.order_facts import describe
+from fogdip.engine.orders import Hold, Order, UnitRef, Written
 from fogdip.engine.outcomes import OrderResult, Outcome
 from fogdip.engine.reasons import Reason, Why
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Unit
 from fogdip.engine.validate import CheckedOrder
+from fogdip.engine.vouched import Vouched
 
 _EMPTY: frozenset[str] = frozenset()
 _NONE: tuple[int, ...] = ()
@@ -103,10 +105,17 @@ def resolve_movement(
     """Resolve a movement phase. ``checked`` holds one order per unit, keyed by province.
     The results come sorted by power, then province."""
     given: dict[str, UnitOrder] = {}
+    sites = state.board.sites
     for province, entry in checked.items():
         unit = state.units[province]
         if entry.legal:
-            kind, _, target, location, supported, via, _ = known_info(entry.order)
+            # The map's tables hold nearly every legal order (all but convoys and supports of
+            # moves only a convoy makes possible): found by value, not described again.
+            site = sites.get(unit.kind + unit.location)
+            facts = site.facts.get(entry.order) if site is not None else None
+            if facts is None:
+                facts = describe(entry.order)
+            _, kind, _, target, location, supported, via, _ = facts
             given[province] = UnitOrder(
                 unit,
                 kind,
@@ -141,27 +150,41 @@ def resolve_movement(
 
 
 def resolve_trusted(
-    state: GameState, orders: Mapping[str, Iterable[str | Order | Written]], rules: Rules, explain: bool = False
+    state: GameState,
+    orders: Mapping[str, Iterable[str | Order | Written]],
+    rules: Rules,
+    explain: bool,
+    vouched: Vouched,
 ) -> MovementOutcome | None:
     """Resolve a movement phase whose orders (power to orders) were all handed out as legal
-    in this very position by :mod:`fogdip.engine.legal` (``state.vouched``), each for a unit
-    of the power that gives it: they are not checked again. Returns ``None`` when any order is
-    not such an order (a text, an order built by hand or for another position, another power's
-    unit) or a unit was given two orders: only checking can settle those."""
+    in this very position by :mod:`fogdip.engine.legal`, as ``vouched`` says (the caller has
+    checked that the token is for this position and these rules), each for a unit of the power
+    that gives it: they are not checked again. Returns ``None`` when any order is not such an
+    order (a text, an order the token does not name for its unit, another power's unit) or a
+    unit was given two orders: only checking can settle those."""
     units = state.units
-    vouched = state.vouched
+    by_unit = vouched.orders
     given: dict[str, UnitOrder] = {}
     # In any order of powers: the nodes are put in the position's order of units later.
     for power, items in orders.items():
         for order in items:
-            key = id(order)
-            if key not in vouched and not (state.vouch_listed() and key in vouched):
+            try:
+                entries = by_unit.get(order.unit)  # type: ignore[union-attr]
+            except AttributeError:  # a text, an order read with its line, a waive
                 return None
-            known = KNOWN.get(key)
-            if known is None:
+            if entries is None:
                 return None
-            value, info = known
-            kind, province, target, location, supported, via, text = info
+            # The very orders the generator handed out, most often, then any equal to one.
+            for facts in entries:
+                if facts[0] is order:
+                    break
+            else:
+                for facts in entries:
+                    if facts[0] == order:
+                        break
+                else:
+                    return None
+            value, kind, province, target, location, supported, via, text = facts
             unit = units.get(province)
             if unit is None or unit.power != power or province in given:
                 return None
@@ -191,6 +214,7 @@ def resolve_trusted(
 def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explain: bool) -> MovementOutcome:
     """``given`` holds the units' order nodes by province; units without one hold."""
     board = state.board
+    sites = board.sites
     nodes: list[UnitOrder] = []
     index: dict[str, int] = {}
     moves_into: dict[str, list[int]] = {}
@@ -201,7 +225,9 @@ def _resolve(state: GameState, given: dict[str, UnitOrder], rules: Rules, explai
     for i, (province, unit) in enumerate(state.units.items()):
         node = given.get(province)
         if node is None:
-            node = UnitOrder(unit, HOLD, province, "", "", "", False, default_hold(unit), "", None, True)
+            site = sites.get(unit.kind + unit.location)
+            hold = site.hold.order if site is not None else Hold(UnitRef(unit.kind, unit.location))
+            node = UnitOrder(unit, HOLD, province, "", "", "", False, hold, "", None, True)
         else:
             kind = node.kind
             if kind == MOVE:
@@ -304,7 +330,7 @@ def _link(
     index: dict[str, int],
     movers: list[int],
     others: list[int],
-    army_adjacency: dict[str, frozenset[str]],
+    army_adjacency: Mapping[str, frozenset[str]],
     rules: Rules,
 ) -> set[int]:
     """Attach matching supports and convoys (``others``), and settle how each army move
@@ -349,7 +375,7 @@ def _link(
     return counted
 
 
-def _used_route(resolver: MovementResolver, i: int, neighbours: dict[str, frozenset[str]]) -> tuple[str, ...]:
+def _used_route(resolver: MovementResolver, i: int, neighbours: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
     """The shortest chain of successful convoying fleets that carried army ``i``."""
     node = resolver.nodes[i]
     usable = {resolver.nodes[f].province for f in node.convoyers if resolver.result[f]}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from fogdip.engine.map import UnitKind
+from fogdip.engine.units import UnitKind
 
 
 class UnitRef(NamedTuple):

@@ -12,13 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from fogdip.engine.map import Map, standard_map
 from fogdip.engine.units import Phase, Unit
-
-if TYPE_CHECKING:
-    from fogdip.engine.orders import Order
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,35 +85,6 @@ class GameState:
         for unit in self.units.values():
             due[unit.power] = due.get(unit.power, 0) - 1
         return due
-
-    @cached_property
-    def vouched(self) -> set[int]:
-        """The ``id`` of every order :mod:`fogdip.engine.legal` handed out as legal in this
-        very position (each kept alive by the generator): ``adjudicate(..., assume_legal=True)``
-        trusts these, for the power whose unit they command, and checks anything else.
-
-        Orders handed out in whole lists (every legal order of a unit) are first kept in
-        :attr:`listed` and added here when adjudication asks for one of them
-        (:meth:`vouch_listed`)."""
-        return set()
-
-    @cached_property
-    def listed(self) -> dict[str, tuple[Order, ...]]:
-        """Every legal order of a unit, by its province, as last listed in this position and
-        not yet added to :attr:`vouched`. A list made again replaces the last one: an order
-        left out of both is only checked as any other."""
-        return {}
-
-    def vouch_listed(self) -> bool:
-        """Add the orders of :attr:`listed` to :attr:`vouched`; whether there were any."""
-        listed = self.listed
-        if not listed:
-            return False
-        vouched = self.vouched
-        for orders in listed.values():
-            vouched.update(map(id, orders))
-        listed.clear()
-        return True
 
     @cached_property
     def memo(self) -> dict[object, object]:

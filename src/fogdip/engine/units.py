@@ -15,8 +15,9 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from fogdip.engine.errors import PhaseError
-from fogdip.engine.map import UnitKind
 
+#: An army or a fleet.
+UnitKind = Literal["A", "F"]
 Season = Literal["S", "F", "W"]
 PhaseKind = Literal["M", "R", "A"]
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Generic, Literal, Protocol, TypeVar
 
-from fogdip.engine.map import Map, UnitKind
+from fogdip.engine.map import Map
 from fogdip.engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from fogdip.engine.outcomes import OrderResult, Outcome, Resolution
 from fogdip.engine.state import GameState
@@ -34,10 +34,11 @@ ResultLevel = Literal["full", "success", "none"]
 
 # --- facts kept with what they were made from ------------------------------------------------
 #
-# Every power's observation of a phase reads the same record, and every observation of a game
-# the same board, so what depends on those alone is worked out once and kept on the object it
-# was made from (its ``memo``): maps, positions and records never change once made, so a fact
-# holds while its object lives, goes with it, and is never shared between two games.
+# Every power's observation of a phase reads the same record, so what depends on it alone is
+# worked out once and kept on the object it was made from (its ``memo``): positions and
+# records never change once made, so a fact holds while its object lives, goes with it, and
+# is never shared between two games. What depends on the map alone is in the map's own
+# tables, built when it was loaded.
 
 Owner = TypeVar("Owner", bound="HasMemo")
 Facts = TypeVar("Facts")
@@ -49,8 +50,8 @@ class HasMemo(Protocol):
 
 
 class KeptOn(Generic[Owner, Facts]):
-    """Facts made by ``make`` from an owner (a map, a position, a record), kept in the
-    owner's ``memo`` under this object. It holds nothing itself."""
+    """Facts made by ``make`` from an owner (a position, a record), kept in the owner's
+    ``memo`` under this object. It holds nothing itself."""
 
     __slots__ = ("_make",)
 
@@ -63,23 +64,6 @@ class KeptOn(Generic[Owner, Facts]):
             facts = source.memo.setdefault(self, self._make(source))
         # Made by ``make``: a Facts (no call to typing.cast: this runs many times an observation).
         return facts  # type: ignore[return-value]
-
-
-class BoardFacts:
-    """Sight geometry of one map, computed as it is first asked for."""
-
-    def __init__(self, board: Map) -> None:
-        self.board = board
-        self.sight: dict[tuple[SightMode, UnitKind, str], frozenset[str]] = {}
-        self.around: dict[str, frozenset[str]] = {}
-
-    @cached_property
-    def passable(self) -> frozenset[str]:
-        return frozenset(code for code, province in self.board.provinces.items() if province.passable)
-
-
-#: The facts of a map, kept on it.
-board_facts: KeptOn[Map, BoardFacts] = KeptOn(BoardFacts)
 
 
 class RecordFacts:
@@ -186,26 +170,16 @@ state_facts: KeptOn[GameState, StateFacts] = KeptOn(StateFacts)
 
 
 def unit_sight(board: Map, unit: Unit, mode: SightMode) -> frozenset[str]:
-    """The provinces a unit sees: its own and its neighbours, by ``mode``."""
-    cache = board_facts(board).sight
-    key = (mode, unit.kind, unit.location)
-    seen = cache.get(key)
-    if seen is None:
-        if mode == "movement":
-            seen = board.reachable_provinces(unit.kind, unit.location) | {unit.province}
-        else:
-            seen = board.neighbours[unit.province] | {unit.province}
-        cache[key] = seen
-    return seen
+    """The provinces a unit sees: its own and its neighbours, by ``mode`` (from the map's
+    tables, built when it was loaded)."""
+    if mode == "movement":
+        return board.within_reach(unit.kind, unit.location)
+    return board.around[unit.province]
 
 
 def province_sight(board: Map, province: str) -> frozenset[str]:
     """A province and every province next to it, whatever the terrain."""
-    cache = board_facts(board).around
-    seen = cache.get(province)
-    if seen is None:
-        seen = cache[province] = board.neighbours[province] | {province}
-    return seen
+    return board.around[province]
 
 
 def own_units(state: GameState, power: str) -> list[Unit]:

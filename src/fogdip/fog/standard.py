@@ -10,7 +10,7 @@ from fogdip.engine.outcomes import Resolution
 from fogdip.engine.state import GameState
 from fogdip.fog.observation import Notice, SeenOrder
 from fogdip.fog.rules import FogRules, own_notices
-from fogdip.fog.sight import board_facts, record_facts
+from fogdip.fog.sight import record_facts
 
 
 class StandardRules(FogRules):
@@ -23,7 +23,7 @@ class StandardRules(FogRules):
     sees_every_neighbour = True
 
     def visible_provinces(self, state: GameState, power: str) -> frozenset[str]:
-        return board_facts(state.board).passable
+        return state.board.passable_provinces
 
     def orders_seen(self, resolution: Resolution, power: str) -> list[SeenOrder]:
         return list(record_facts(resolution).full_orders)

@@ -38,6 +38,7 @@ from fogdip.server.routing import Lanes, one_hop
 from fogdip.server.security import token_digest
 from fogdip.server.state import ServerState
 from fogdip.server.store import DamagedGame, ReadCache
+from fogdip.version import __version__
 
 log = logging.getLogger("fogdip.server")
 
@@ -72,7 +73,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app = FastAPI(
         title="fogdip",
         summary="Diplomacy with hidden information: fog of war, blind and gunboat variants.",
-        version=_version(),
+        version=__version__,
         lifespan=lifespan,
         docs_url="/docs",
         # No redirects to a slash-ended path: they would echo the request's Host header.
@@ -403,12 +404,6 @@ def _client_key(headers: Headers, address: str) -> str:
     """Whose requests these are: the token or session (hashed), else the address."""
     credential = headers.get("authorization") or cookie_parser(headers.get("cookie", "")).get(auth.COOKIE)
     return "c:" + token_digest(credential) if credential else address
-
-
-def _version() -> str:
-    from fogdip.cli.main import _version as version
-
-    return version()
 
 
 _HOME = """<!doctype html>

@@ -31,7 +31,6 @@ from fogdip.fog.observation import Observation
 from fogdip.variants.screening import Screening
 from fogdip.variants.turn import Position, TurnResult, Variant
 
-
 #: What a power filed for the next turn: its screening (the lines as values, each with its
 #: verdict, kept as filed), or, read back from where it was kept, its lines' words.
 Filed = Screening | Sequence[str]
