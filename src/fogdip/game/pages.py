@@ -173,14 +173,15 @@ def may_export(table: Table, actor: Actor) -> None:
 
 
 def master_board(table: Table) -> dict[str, Any]:
-    """The game master's view: the board as it stands, every seat's filing, and the
-    outcome."""
+    """The game master's view (:meth:`fogdip.game.Game.master_view`): the board as it stands,
+    what every seat filed and its state, and the outcome."""
     game = table.game
+    view = game.master_view()
     return {
-        "next_turn": game.turn,
-        "position": position_document(game.position, game.variant),
+        "next_turn": view.next_turn,
+        "position": position_document(view.position, game.variant),
         "status": seat_status(table),
-        "filed": game.filed,
+        "filed": {power: list(lines) for power, lines in view.filed.items()},
         "outcome": game.outcome(),
     }
 

@@ -89,18 +89,21 @@ class ReadCache:
         self._lock = threading.Lock()
 
     def position(self, row: GameRow, read: Any) -> tuple[Variant, Position]:
+        """The game's variant and position: each request its own position object, so that
+        what the layers work out from it and keep with it (``GameState.memo``) is never
+        written by two threads at once."""
         with self._lock:
             kept = self._kept.get(row.id)
             if kept is not None and kept.version == row.version:
                 self._kept.move_to_end(row.id)
-                return kept.variant, kept.position
+                return kept.variant, _own(kept.position)
         variant, position = position_from_document(read())
         with self._lock:
             self._kept[row.id] = _Kept(row.version, variant, position)
             self._kept.move_to_end(row.id)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
-        return variant, position
+        return variant, _own(position)
 
     def drawn(self, table: Table, viewer: str) -> FogOutlines:
         with self._lock:
@@ -108,6 +111,11 @@ class ReadCache:
             if kept is None or kept.version != table.version:
                 return {}
             return kept.drawn.setdefault(viewer, {})
+
+
+def _own(position: Position) -> Position:
+    """A copy of ``position`` that shares its (never changed) values, with memos of its own."""
+    return dataclasses.replace(position, state=dataclasses.replace(position.state))
 
 
 # --- what is read only when asked for ------------------------------------------------------
