@@ -266,6 +266,7 @@ def test_usage_errors_are_one_line(case: str, args: list[str], expected: str) ->
     assert "\u256d" not in result.stderr and "Usage:" not in result.stderr  # no Rich box, no usage block
 
 
+@pytest.mark.slow
 def test_subprocess_usage_errors_are_one_line() -> None:
     for _, args, expected in USAGE_ERRORS:
         result = fogdip(*args)
@@ -337,6 +338,7 @@ def test_help(command: str) -> None:
 # --- a real process ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_subprocess_adjudicate_and_errors() -> None:
     good = fogdip("adjudicate", "-", input=json.dumps(GOOD))
     assert good.returncode == 0, good.stderr
@@ -348,6 +350,7 @@ def test_subprocess_adjudicate_and_errors() -> None:
         assert_one_line_error(bad.stderr, expected)
 
 
+@pytest.mark.slow
 def test_subprocess_jsonl_flushes_each_result() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "fogdip", "adjudicate", "--jsonl"],
@@ -376,6 +379,7 @@ def test_subprocess_jsonl_flushes_each_result() -> None:
     assert process.stderr is not None and "Traceback" not in process.stderr.read()
 
 
+@pytest.mark.slow
 def test_subprocess_replay_exit_codes(tmp_path: Path) -> None:
     assert fogdip("replay", str(SAMPLE)).returncode == 0
     mismatch = fogdip("replay", str(tampered(tmp_path)))

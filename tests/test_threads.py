@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
+import pytest
+
 from fogdip.bots.random_bot import play_random_game
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import legal_orders
@@ -51,6 +53,7 @@ def game(seed: int) -> list[Resolution]:
     return list(play_random_game(seed, RULES, max_phases=60, explain=seed % 2 == 0))
 
 
+@pytest.mark.slow
 def test_random_games_played_on_eight_threads_at_once_are_the_games_played_one_by_one() -> None:
     seeds = 24
     assert on_threads(game, seeds) == [game(seed) for seed in range(seeds)]
@@ -80,6 +83,7 @@ def chosen(state: GameState, rules: Rules, seed: int) -> tuple[dict[str, list[Or
     return orders, token
 
 
+@pytest.mark.slow
 def test_the_same_positions_adjudicated_by_eight_threads_at_once_give_the_results_of_one() -> None:
     """Every thread lists the legal orders of the same position objects, and adjudicates them
     trusting its own token: what one thread lists or trusts never reaches another's results."""

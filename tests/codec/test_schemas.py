@@ -55,6 +55,7 @@ def _game(preset: str) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898", "standard"])
 def test_what_a_game_writes_obeys_the_schemas(preset: str) -> None:
     game = _game(preset)

@@ -424,6 +424,7 @@ def _report(seen: Observation) -> str:
     return json.dumps(report, sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3])
 def test_changing_a_hidden_order_changes_nothing_seen(seed: int) -> None:
     """Non-interference over random games: give one foreign unit out of sight each other

@@ -467,6 +467,7 @@ def turn_leak(case: TurnCase) -> str | None:
     return None
 
 
+@pytest.mark.slow  # 200 examples of whole turns per rule set: the whole suite runs it
 @pytest.mark.parametrize("preset", FOG_PRESETS)
 @TURNS
 @given(data=st.data())

@@ -19,6 +19,9 @@ from cli_runner import run
 PNG = b"\x89PNG\r\n\x1a\n"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
+#: Whole games played through the command line, drawn: the fast lane (-m "not slow") leaves them out.
+pytestmark = pytest.mark.slow
+
 
 def one_line_error(result: Any, expected: str) -> None:
     assert result.exit_code == 2, result.stdout

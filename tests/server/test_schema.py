@@ -61,6 +61,8 @@ class World:
     spare_tokens: list[int]
     invites: list[str]
     game_files: list[dict[str, Any]]
+    #: Other accounts' names (never the caller's: a password reset would revoke its token).
+    others: list[str] = field(default_factory=list)
 
 
 def make_world(server: ServerProcess) -> World:
@@ -99,6 +101,7 @@ def make_world(server: ServerProcess) -> World:
     against = caller.against_bots("fog-of-war", power="ENGLAND")
     hidden = rival.create_game("standard", name="hidden")
     files = [caller.export_game(active.id), rival.export_game(played.id)]
+    names = [rival.me().name, third.me().name]
     for client in (caller, rival, third):
         client.close()
     return World(
@@ -108,6 +111,7 @@ def make_world(server: ServerProcess) -> World:
         spare_tokens=spare_ids,
         invites=[game.invite or "" for game in (forming, active, paused)] + [played.invite or ""],
         game_files=files,
+        others=names,
     )
 
 
@@ -121,7 +125,7 @@ ANYTHING = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(),
-    st.floats(),
+    st.floats(allow_nan=False, allow_infinity=False),  # JSON carries no others
     st.text(max_size=8),
     st.sampled_from(CHOICES),
     st.lists(st.integers(), max_size=2),
@@ -140,11 +144,14 @@ def known(world: World) -> dict[str, st.SearchStrategy[Any]]:
         "to": st.one_of(st.just("all"), st.lists(st.sampled_from(POWERS), max_size=3)),
         "lines": st.lists(st.sampled_from(ORDERS) | st.text(max_size=12), max_size=4),
         # never the caller's name: a password reset would revoke the token the run uses
-        "name": st.sampled_from(["schema-rival", "schema-third", "schema-new", "x" * 40]),
+        "name": st.sampled_from([*world.others, "schema-new", "x" * 40]),
         "password": st.just(PASSWORD),
         "invite": st.sampled_from(world.invites),
         "deadlines": st.none()
-        | st.dictionaries(st.sampled_from(["movement", "retreats", "adjustments"]), st.floats(1, 86400) | st.floats()),
+        | st.dictionaries(
+            st.sampled_from(["movement", "retreats", "adjustments"]),
+            st.floats(1, 86400) | st.floats(allow_nan=False, allow_infinity=False),
+        ),
         "press": st.sampled_from(["none", "public", "white", "grey", "black", "gunboat"]),
         "game": st.sampled_from(world.game_files),
         "seconds": st.floats(min_value=0, max_value=40 * 86400),

@@ -27,6 +27,7 @@ def _save(path: Path, game: Game) -> None:
     GameService(FileStore()).save(str(path), game)
 
 
+@pytest.mark.slow
 def test_a_fog_1898_game_through_the_gm_commands(tmp_path: Path) -> None:
     game = tmp_path / "game.json"
     assert run("gm", "new", "--variant", "fog-1898", game).exit_code == 0
@@ -265,6 +266,7 @@ def test_option_values_are_checked(tmp_path: Path, option: str, message: str) ->
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
 def test_each_seed_preset_plays_to_its_end_through_fogdip_gm(tmp_path: Path, preset: str) -> None:
     import random
