@@ -20,6 +20,20 @@ from servers import PostgresCluster, ServerProcess, postgres_cluster, start_serv
 SHARED = {"FOGDIP_RATE": "100000", "FOGDIP_STREAMS_PER_ADDRESS": "1000", "FOGDIP_STREAMS_PER_ACCOUNT": "100"}
 
 
+#: The databases a server test runs against, unless its module names fewer (``DATABASES``):
+#: what a module tests of the table's rules as HTTP answers is the same on both (the rules
+#: themselves are tested in-process); what storage, streams, concurrency and crashes do is
+#: tested on each.
+BOTH = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    kinds = getattr(metafunc.module, "DATABASES", BOTH)
+    for name, scope in (("server", "module"), ("fresh_server", "function")):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, kinds, indirect=True, scope=scope)  # type: ignore[arg-type]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
@@ -33,7 +47,7 @@ def postgres() -> Iterator[PostgresCluster]:
         yield cluster
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """``fogdip serve`` on a fresh database of each kind, shared by the module's tests."""
     database = request.getfixturevalue("postgres").new_database() if request.param == "postgresql" else None
@@ -42,7 +56,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     running.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture
 def fresh_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
     """``fogdip serve`` on a fresh database of each kind, for one test alone."""
     database = request.getfixturevalue("postgres").new_database() if request.param == "postgresql" else None

@@ -10,6 +10,9 @@ from fogdip.client import FogdipClient
 
 from servers import PASSWORD, ServerProcess, account, failure
 
+#: the API's HTTP answers; storage on both databases is the other modules'.
+DATABASES = ("sqlite",)
+
 
 def test_the_home_page_docs_and_health_answer(server: ServerProcess) -> None:
     home = httpx.get(server.url + "/")

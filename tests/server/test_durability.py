@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-import pytest
 
 from fogdip.client import FogdipClient
 
@@ -32,15 +29,6 @@ ORDERS = {
 }
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server of each test's own: these tests kill it."""
-    database = request.getfixturevalue("postgres").new_database() if request.param == "postgresql" else None
-    running = start_server(tmp_path / "data", database)
-    yield running
-    running.stop()
-
-
 def seven_players(server: ServerProcess) -> tuple[str, dict[str, FogdipClient]]:
     master = FogdipClient(server.url)
     master.sign_up("master", PASSWORD)
@@ -57,7 +45,8 @@ def seven_players(server: ServerProcess) -> tuple[str, dict[str, FogdipClient]]:
     return game.id, players
 
 
-def test_seven_players_file_at_the_same_instant(server: ServerProcess) -> None:
+def test_seven_players_file_at_the_same_instant(fresh_server: ServerProcess) -> None:
+    server = fresh_server  # a server of the test's own: these tests kill it
     game_id, players = seven_players(server)
     start = threading.Barrier(len(players))
 
@@ -71,10 +60,11 @@ def test_seven_players_file_at_the_same_instant(server: ServerProcess) -> None:
         assert client.view(game_id)["filed"] == ORDERS[power][1]
 
 
-def test_no_acknowledged_order_is_lost_when_the_server_is_killed(server: ServerProcess, tmp_path: Path) -> None:
+def test_no_acknowledged_order_is_lost_when_the_server_is_killed(fresh_server: ServerProcess, tmp_path: Path) -> None:
     """Seven players file again and again; the server is killed with SIGKILL in the middle.
     On restart each power's filed orders are the last ones acknowledged to it, or the one
     request that was in flight when the server died."""
+    server = fresh_server  # a server of the test's own: these tests kill it
     game_id, players = seven_players(server)
     acknowledged: dict[str, list[str]] = {}
     in_flight: dict[str, list[list[str]]] = {power: [] for power in POWERS}
@@ -112,10 +102,11 @@ def test_no_acknowledged_order_is_lost_when_the_server_is_killed(server: ServerP
         restarted.stop()
 
 
-def test_no_acknowledged_message_is_lost_when_the_server_is_killed(server: ServerProcess) -> None:
+def test_no_acknowledged_message_is_lost_when_the_server_is_killed(fresh_server: ServerProcess) -> None:
     """Seven players write to each other and to all as fast as they can; the server is killed
     with SIGKILL in the middle. On restart every acknowledged message is there, once, for its
     sender and each recipient; at most the one in flight per sender besides."""
+    server = fresh_server  # a server of the test's own: these tests kill it
     game_id, players = seven_players(server)
     sent: dict[str, list[str]] = {power: [] for power in POWERS}
     in_flight: dict[str, str | None] = dict.fromkeys(POWERS)
@@ -170,7 +161,8 @@ def test_no_acknowledged_message_is_lost_when_the_server_is_killed(server: Serve
         restarted.stop()
 
 
-def test_every_turn_is_adjudicated_once_when_the_server_is_killed(server: ServerProcess) -> None:
+def test_every_turn_is_adjudicated_once_when_the_server_is_killed(fresh_server: ServerProcess) -> None:
+    server = fresh_server  # a server of the test's own: these tests kill it
     player = FogdipClient(server.url)
     player.sign_up("player", PASSWORD)
     player.sign_in("player", PASSWORD)

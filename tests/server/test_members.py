@@ -16,6 +16,9 @@ from fogdip.game import Game
 
 from servers import ServerProcess, account, failure, take_seat
 
+#: rules the table's own tests check in-process (tests/game/test_table.py); here, the HTTP answers.
+DATABASES = ("sqlite",)
+
 
 def seated(
     server: ServerProcess, preset: str, powers: tuple[str, ...], **settings: object

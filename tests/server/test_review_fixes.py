@@ -14,6 +14,9 @@ from fogdip.client import FogdipClient
 
 from servers import PASSWORD, ServerProcess, account, failure, start_server
 
+#: HTTP answers and limits; what the databases store alike is tested in test_bad_input.py on both.
+DATABASES = ("sqlite",)
+
 
 @pytest.mark.parametrize("press", ["grey", "black", "gunboat"])
 def test_anonymous_press_names_no_other_recipient(server: ServerProcess, press: str) -> None:
