@@ -20,7 +20,8 @@ from servers import PostgresCluster, ServerProcess, postgres_cluster, start_serv
 SHARED = {"FOGDIP_RATE": "100000", "FOGDIP_STREAMS_PER_ADDRESS": "1000", "FOGDIP_STREAMS_PER_ACCOUNT": "100"}
 
 
-#: The databases a server test runs against, unless its module names fewer (``DATABASES``):
+#: The databases a server test runs against, unless its module names fewer (``DATABASES``), or
+#: the test itself (``@pytest.mark.databases("sqlite")``):
 #: what a module tests of the table's rules as HTTP answers is the same on both (the rules
 #: themselves are tested in-process); what storage, streams, concurrency and crashes do is
 #: tested on each.
@@ -28,7 +29,8 @@ BOTH = ("sqlite", "postgresql")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    kinds = getattr(metafunc.module, "DATABASES", BOTH)
+    marked = metafunc.definition.get_closest_marker("databases")
+    kinds = marked.args if marked is not None else getattr(metafunc.module, "DATABASES", BOTH)
     for name, scope in (("server", "module"), ("fresh_server", "function")):
         if name in metafunc.fixturenames:
             metafunc.parametrize(name, kinds, indirect=True, scope=scope)  # type: ignore[arg-type]

@@ -48,6 +48,7 @@ def test_the_deadline_adjudicates_the_turn_with_the_orders_filed(server: ServerP
     assert reports[1]["phase"] == "S1901M" and "A PAR - BUR" in reports[1]["text"]
 
 
+@pytest.mark.databases("sqlite")  # the clock is the table's, tested in-process; here, the keeper's seconds
 def test_pause_resume_and_extend(server: ServerProcess) -> None:
     master, france, game_id = master_and_france(server, {"movement": 3, "retreats": 3, "adjustments": 3})
     master.start(game_id)
