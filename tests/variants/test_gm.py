@@ -336,3 +336,75 @@ def test_a_draw_among_named_powers(tmp_path: Path) -> None:
     assert run("gm", "draw", game, "fra", "England").exit_code == 0
     assert _open(game).outcome() == {"result": "draw", "powers": ["ENGLAND", "FRANCE"], "agreed": "S1901M"}
     assert run("gm", "draw", tmp_path / "other.json").exit_code != 0
+
+
+# --- the table's rules at the console ----------------------------------------------------------
+
+
+def test_gm_status_shows_every_seat_and_the_deadline(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    made = run("gm", "new", "--variant", "fog-of-war", "--deadline", "movement=48", "--deadline", "retreats=12", game)
+    assert made.exit_code == 0 and "its deadline is" in made.stdout
+    assert run("gm", "orders", game, "fra", "-", input="A PAR - BUR\n").exit_code == 0
+    assert run("gm", "ready", game, "France").exit_code == 0
+    assert run("gm", "vote", game, "ENG").exit_code == 0
+    status = run("gm", "status", game).stdout
+    assert "due 20" in status and "UTC" in status  # the deadline
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in status.splitlines() if "│" in line}
+    assert rows["FRANCE"] == "by post, filed 1 line(s), ready"
+    assert rows["ENGLAND"] == "by post, not filed, draw"
+    wrong = run("gm", "new", "--deadline", "winter=2", tmp_path / "other.json")
+    assert wrong.exit_code == 2 and "deadlines are given per phase type" in wrong.stderr
+
+
+def test_gm_ready_plays_the_turn_once_every_seat_is_ready_and_the_bot_files(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-of-war", game).exit_code == 0
+    assert run("gm", "bots", game, "ITALY", "aus", "Germany", "ENGLAND", "RUSSIA", "TURKEY").exit_code == 0
+    marked = run("gm", "ready", game, "FRANCE")
+    assert marked.exit_code == 0 and "3 unit(s) have no order" in marked.stdout
+    assert "Every seat was ready: S1901M is adjudicated" in marked.stdout
+    played = _open(game).record.history[-1]
+    assert played.turn == "S1901M" and any(played.orders.get(power) for power in ("ITALY", "GERMANY", "RUSSIA"))
+
+
+def test_gm_votes_end_the_game_once_every_power_still_in_votes(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "standard", game).exit_code == 0
+    powers = _open(game).powers
+    for power in powers[:-1]:
+        voted = run("gm", "vote", game, power)
+        assert voted.exit_code == 0 and "drawn" not in voted.stdout
+    assert run("gm", "vote", game, powers[0], "--against").exit_code == 0
+    assert run("gm", "vote", game, powers[-1]).exit_code == 0
+    last = run("gm", "vote", game, powers[0])
+    assert "the game is drawn between" in " ".join(last.stdout.split())
+    assert _open(game).outcome() == {"result": "draw", "powers": list(powers), "agreed": "S1901M"}
+
+
+def test_gm_reports_hold_the_whole_turn_for_the_game_master(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-of-war", game).exit_code == 0
+    assert run("gm", "orders", game, "FRANCE", "-", input="A PAR - BUR\n").exit_code == 0
+    assert run("gm", "orders", game, "GERMANY", "-", input="A MUN - BUR\n").exit_code == 0
+    assert run("gm", "adjudicate", game, "--reports", tmp_path / "reports", "--no-png").exit_code == 0
+    turn = (tmp_path / "reports" / "S1901M" / "gm" / "turn.txt").read_text()
+    assert "Spring 1901 movement (S1901M): the whole turn" in turn
+    assert "FRANCE: A PAR - BUR: bounced: 1 against 1 with A MUN - BUR" in turn
+    assert "GERMANY: A MUN - BUR: bounced" in turn and "TURKEY: A CON H (default): A CON had no order and held" in turn
+    france = (tmp_path / "reports" / "S1901M" / "FRANCE.txt").read_text()
+    assert "TURKEY" not in france  # each power's own report stays its own
+
+
+def test_gm_show_without_a_power_shows_the_whole_board(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    assert run("gm", "new", "--variant", "fog-of-war", game).exit_code == 0
+    assert run("gm", "orders", game, "TURKEY", "-", input="A CON - BUL\n").exit_code == 0
+    assert run("gm", "adjudicate", game, "--no-png").exit_code == 0
+    shown = run("gm", "show", game)
+    said = " ".join(shown.stdout.split())
+    assert shown.exit_code == 0 and "TURKEY: A CON - BUL: A CON moved to BUL" in said
+    assert "TURKEY: A BUL" in said and "ENGLAND: A LVP, F EDI, F LON" in said
+    assert (tmp_path / "game-gm.svg").exists()
+    as_json = json.loads(run("gm", "show", game, "--json").stdout)
+    assert as_json["next_turn"] == "S1901R" and "status" in as_json

@@ -207,7 +207,15 @@ def seat_status(table: Table) -> Mapping[str, str]:
         if seat.power not in still_in:
             out[seat.power] = "eliminated"
             continue
-        who = "bot" if seat.bot else "player" if seat.player is not None else "empty"
+        who = (
+            "bot"
+            if seat.bot
+            else "player"
+            if seat.player is not None
+            else "by post"
+            if table.settings.postal
+            else "empty"
+        )
         lines = table.game.record.filed.get(seat.power)
         filed = "not filed" if lines is None else f"filed {len(filed_texts(lines))} line(s)"
         marks = [mark for mark, on in (("ready", table.is_ready(seat) and not seat.bot), ("draw", seat.draw)) if on]

@@ -230,8 +230,13 @@ class Table:
 
     def is_ready(self, seat: Seat) -> bool:
         """A player's seat once marked, the bot's always (but where it is hidden), an empty
-        one never. The turn is played once every seat is."""
-        return (seat.bot and not self.bots_hidden) or (seat.player is not None and seat.ready)
+        one never (but in a postal game, where the game master marks it as its player's
+        letter says). The turn is played once every seat is."""
+        return (seat.bot and not self.bots_hidden) or (self._answered(seat) and seat.ready)
+
+    def _answered(self, seat: Seat) -> bool:
+        """Whether someone answers for the seat: its player, or a postal game's master."""
+        return seat.player is not None or self.settings.postal
 
     def ready_count(self) -> ReadyCount:
         return ReadyCount(sum(1 for seat in self.seats if self.is_ready(seat)), len(self.seats))
@@ -248,7 +253,7 @@ class Table:
             return False
         if seat.bot:
             return not self.bots_hidden or seat.draw
-        return seat.player is not None and seat.draw
+        return self._answered(seat) and seat.draw
 
     def open_votes(self) -> tuple[str, ...]:
         """The players' powers voting for a draw (the bot goes with them)."""
