@@ -349,6 +349,7 @@ class Player:
     step: int = 0
     seen: int = 0  # the index of the last message it has read
     lines: list[str] = field(default_factory=list)
+    turn: str = "S1901M"  # the turn its view showed: its orders and ready mark name it
 
 
 @dataclass
@@ -358,6 +359,7 @@ class GameRun:
     invite: str
     by_master: bool  # the game master adjudicates; else the last ready mark does
     players: list[Player] = field(default_factory=list)
+    turn: str = "S1901M"  # the turn to play: the game master's adjudication names it
     rounds: int = 0
     done: int = 0  # players through this round
     over: bool = False
@@ -501,6 +503,7 @@ class Load:
             player.lines = []  # a view not read: no orders (the power holds), never last turn's
             view = record(kind, lambda: client.view(game.id))
             if view is not None:
+                player.turn = view["next_turn"]
                 with self.rng_lock:
                     seed = self.rng.random()
                 seen = observation_from_json(view["reports"][-1])
@@ -520,14 +523,18 @@ class Load:
             body = f"{player.power} in round {game.rounds + 1}: shall we talk about the border?"
             record(kind, lambda: client.send_message(game.id, to, body))
         elif kind == "orders":
-            record(kind, lambda: client.file_orders(game.id, player.lines))
+            record(kind, lambda: client.file_orders(game.id, player.lines, turn=player.turn))
         elif kind == "ready":
-            turn = record(kind, lambda: client.ready(game.id), lambda t: "ready+adj" if t.adjudicated else "ready")
+            turn = record(
+                kind,
+                lambda: client.ready(game.id, turn=player.turn),
+                lambda t: "ready+adj" if t.adjudicated else "ready",
+            )
             if turn is not None and turn.adjudicated:
                 self._advanced(game, turn)
 
     def _adjudicate(self, game: GameRun) -> None:
-        turn = self.recorder.call("adjudicate", lambda: game.master.adjudicate(game.id))
+        turn = self.recorder.call("adjudicate", lambda: game.master.adjudicate(game.id, turn=game.turn))
         if turn is not None:
             self._advanced(game, turn)
 
@@ -535,6 +542,7 @@ class Load:
         moment = time.perf_counter()
         with game.lock:
             game.rounds += 1
+            game.turn = turn.next
             self.turn_times[(game.id, turn.next)] = moment
             more = game.rounds < self.plan.rounds and not turn.completed
             if self.plan.duration is not None:

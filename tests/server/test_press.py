@@ -28,6 +28,7 @@ def game_of_three(server: ServerProcess, press: str) -> tuple[str, dict[str, Fog
     return game.id, players, master
 
 
+@pytest.mark.databases("sqlite")  # what each is shown is the table's rule (game/press.py), alike on both
 @pytest.mark.parametrize(
     ("press", "france_sees", "master_sees"),
     [
@@ -61,6 +62,7 @@ def test_what_a_recipient_learns_of_the_sender(
     assert "england" not in raw and "germany" not in raw and "master" not in raw
 
 
+@pytest.mark.databases("sqlite")  # what each is shown is the table's rule (game/press.py), alike on both
 @pytest.mark.parametrize(
     ("press", "to", "claim", "code"),
     [

@@ -66,6 +66,7 @@ def test_a_chunked_body_past_the_limit_is_refused(server: ServerProcess) -> None
     assert answer.status_code == 413 and "at most" in answer.json()["error"]["message"]
 
 
+@pytest.mark.databases("sqlite", "postgresql")  # what each database cannot store
 def test_values_the_database_cannot_store_are_a_clean_4xx(server: ServerProcess) -> None:
     client = account(server, "nul")
     assert httpx.post(server.url + "/api/v1/session", json={"name": "a\u0000b", "password": "x" * 12}).status_code in (

@@ -31,7 +31,7 @@ from fogdip.variants.options import VariantOptions
 from servers import PASSWORD, ServerProcess, account, start_server
 
 #: Examples per operation and generation mode (valid data, invalid data).
-MAX_EXAMPLES = 30
+MAX_EXAMPLES = 20
 #: The checks every answer must pass: no server error, a status the description lists, and a
 #: body and content type that match what it says of that status (errors included).
 CHECKS = [

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import httpx
@@ -16,16 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from fogdip.client import ApiFailure, FogdipClient
 
-from servers import ServerProcess, account, failure, start_server
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    database = request.getfixturevalue("postgres").new_database() if request.param == "postgresql" else None
-    running = start_server(tmp_path_factory.mktemp("table") / "data", database, env={"FOGDIP_RATE": "100000"})
-    yield running
-    running.stop()
-
+from servers import ServerProcess, account, failure
 
 _names = iter(range(10**6))
 
@@ -50,8 +40,8 @@ def _heard(stream: ClientConnection, seconds: float = 1.0) -> list[dict[str, obj
             return out
 
 
-def test_a_gunboat_seat_swap_takes_the_seat_s_past_and_its_stream_with_its_player(live: ServerProcess) -> None:
-    master, first, second = account(live, named("sm")), account(live, named("sa")), account(live, named("sb"))
+def test_a_gunboat_seat_swap_takes_the_seat_s_past_and_its_stream_with_its_player(server: ServerProcess) -> None:
+    master, first, second = account(server, named("sm")), account(server, named("sa")), account(server, named("sb"))
     game = master.create_game("fog-of-war", press="gunboat")
     drawn = first.join(game.id, invite=game.invite).power
     assert drawn is not None
@@ -59,7 +49,7 @@ def test_a_gunboat_seat_swap_takes_the_seat_s_past_and_its_stream_with_its_playe
     assert other is not None and other != drawn
     written = first.send_message(game.id, [other], "before the start")
     first.file_orders(game.id, [])
-    stream = _stream(live, first, game.id)
+    stream = _stream(server, first, game.id)
     master.swap_seats(game.id, drawn, other)
     assert first.game(game.id).power == other and second.game(game.id).power == drawn
     # The new holder of the first player's old seat reads nothing that player wrote or filed.
@@ -68,8 +58,8 @@ def test_a_gunboat_seat_swap_takes_the_seat_s_past_and_its_stream_with_its_playe
     assert second.view(game.id)["filed"] == []
     assert [m.body for m in first.messages(game.id).messages if m.yours] == [written.body]
     # A message to the first player's old seat reaches its new holder's stream, not the first's.
-    second_stream = _stream(live, second, game.id)
-    third = account(live, named("sc"))
+    second_stream = _stream(server, second, game.id)
+    third = account(server, named("sc"))
     third_power = third.join(game.id, invite=game.invite).power
     assert third_power is not None
     third.send_message(game.id, [drawn], "to the seat, after the swap")
@@ -80,8 +70,9 @@ def test_a_gunboat_seat_swap_takes_the_seat_s_past_and_its_stream_with_its_playe
     second_stream.close()
 
 
-def test_an_observer_who_watched_the_board_cannot_join_mid_game(live: ServerProcess) -> None:
-    master, watcher = account(live, named("om")), account(live, named("ow"))
+@pytest.mark.databases("sqlite")
+def test_an_observer_who_watched_the_board_cannot_join_mid_game(server: ServerProcess) -> None:
+    master, watcher = account(server, named("om")), account(server, named("ow"))
     game = master.create_game("fog-of-war", observers="board", private=False)
     watcher.observe(game.id)
     master.start(game.id)
@@ -89,8 +80,8 @@ def test_an_observer_who_watched_the_board_cannot_join_mid_game(live: ServerProc
     assert refused.status == 409 and "watched this game's whole board" in refused.message
 
 
-def test_two_game_masters_requests_for_one_turn_play_it_once(live: ServerProcess) -> None:
-    master, player = account(live, named("rm")), account(live, named("rp"))
+def test_two_game_masters_requests_for_one_turn_play_it_once(server: ServerProcess) -> None:
+    master, player = account(server, named("rm")), account(server, named("rp"))
     game = master.create_game("fog-of-war")
     player.join(game.id, "FRANCE", invite=game.invite)
     master.seat_bots(game.id)
@@ -115,12 +106,12 @@ def test_two_game_masters_requests_for_one_turn_play_it_once(live: ServerProcess
     assert failure(player.ready, game.id, turn="S1901M").code == "stale"
 
 
-def test_every_deadline_is_told_on_the_stream_in_whole_seconds(live: ServerProcess) -> None:
-    master, player = account(live, named("dm")), account(live, named("dp"))
+def test_every_deadline_is_told_on_the_stream_in_whole_seconds(server: ServerProcess) -> None:
+    master, player = account(server, named("dm")), account(server, named("dp"))
     game = master.create_game("fog-of-war", deadlines={"movement": 3600, "retreats": 3600})
     player.join(game.id, "FRANCE", invite=game.invite)
     master.seat_bots(game.id)
-    stream = _stream(live, player, game.id)
+    stream = _stream(server, player, game.id)
     master.start(game.id)
     player.ready(game.id)
     master.adjudicate(game.id)
@@ -132,16 +123,18 @@ def test_every_deadline_is_told_on_the_stream_in_whole_seconds(live: ServerProce
     stream.close()
 
 
-def test_options_that_leak_through_the_schedule_are_refused_unless_accepted(live: ServerProcess) -> None:
-    master = account(live, named("lm"))
+@pytest.mark.databases("sqlite")
+def test_options_that_leak_through_the_schedule_are_refused_unless_accepted(server: ServerProcess) -> None:
+    master = account(server, named("lm"))
     refused = failure(master.create_game, "fog-of-war", {"hold_empty_retreats": False})
     assert refused.status == 400 and refused.code == "leaky-options"
     assert "whether a retreat season is played tells every power" in refused.message
     assert master.create_game("fog-of-war", {"hold_empty_retreats": False}, accept_leaks=True).status == "forming"
 
 
-def test_a_ready_mark_says_how_many_units_have_no_order(live: ServerProcess) -> None:
-    master, player, other = account(live, named("um")), account(live, named("up")), account(live, named("uo"))
+@pytest.mark.databases("sqlite")
+def test_a_ready_mark_says_how_many_units_have_no_order(server: ServerProcess) -> None:
+    master, player, other = account(server, named("um")), account(server, named("up")), account(server, named("uo"))
     game = master.create_game("fog-of-war")
     player.join(game.id, "FRANCE", invite=game.invite)
     other.join(game.id, "ENGLAND", invite=game.invite)
@@ -153,11 +146,12 @@ def test_a_ready_mark_says_how_many_units_have_no_order(live: ServerProcess) -> 
     assert player.ready(game.id).unordered == 0
 
 
-def test_anyone_may_list_open_games_and_read_an_open_game_s_page(live: ServerProcess) -> None:
-    master = account(live, named("am"))
+@pytest.mark.databases("sqlite")
+def test_anyone_may_list_open_games_and_read_an_open_game_s_page(server: ServerProcess) -> None:
+    master = account(server, named("am"))
     shown = master.create_game("fog-of-war", private=False, name="an open game")
     hidden = master.create_game("fog-of-war", private=True)
-    with httpx.Client(base_url=live.url) as anyone:
+    with httpx.Client(base_url=server.url) as anyone:
         listed = anyone.get("/api/v1/games")
         assert listed.status_code == 200
         ids = {game["id"] for game in listed.json()}
@@ -168,8 +162,8 @@ def test_anyone_may_list_open_games_and_read_an_open_game_s_page(live: ServerPro
         assert anyone.get(f"/api/v1/games/{shown.id}/view").status_code == 401
 
 
-def test_one_s_own_messages_are_not_counted_unread(live: ServerProcess) -> None:
-    master, france, england = account(live, named("mm")), account(live, named("mf")), account(live, named("me"))
+def test_one_s_own_messages_are_not_counted_unread(server: ServerProcess) -> None:
+    master, france, england = account(server, named("mm")), account(server, named("mf")), account(server, named("me"))
     game = master.create_game("fog-of-war")
     france.join(game.id, "FRANCE", invite=game.invite)
     england.join(game.id, "ENGLAND", invite=game.invite)
@@ -182,8 +176,9 @@ def test_one_s_own_messages_are_not_counted_unread(live: ServerProcess) -> None:
     assert france.messages(game.id).unread == 1 and england.messages(game.id).unread == 2
 
 
-def test_powers_are_read_leniently_over_the_api(live: ServerProcess) -> None:
-    master, player = account(live, named("nm")), account(live, named("np"))
+@pytest.mark.databases("sqlite")
+def test_powers_are_read_leniently_over_the_api(server: ServerProcess) -> None:
+    master, player = account(server, named("nm")), account(server, named("np"))
     game = master.create_game("fog-of-war")
     assert player.join(game.id, "fra", invite=game.invite).power == "FRANCE"
     master.seat_bots(game.id, ["Germany", "eng"])
