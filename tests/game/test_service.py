@@ -196,15 +196,20 @@ def test_damaged_knowledge_is_rebuilt_from_the_reports(tmp_path: Path) -> None:
     assert game.knowledge("FRANCE") == Knowledge.rebuild("FRANCE", game.reports("FRANCE"))
 
 
-def test_a_game_file_of_schema_2_is_brought_up_to_date() -> None:
-    """Schema 2 kept each turn's result as a summary: the game is played again from its start
-    once, for the engine's records and the positions reached; the reports stay as sent."""
-    game = Game.create("sighting", end_year=1902)
-    rng = random.Random(5)
+def _played_to_its_end(preset: str, seed: int) -> Game:
+    game = Game.create(preset, end_year=1902)
+    rng = random.Random(seed)
     while game.turn != "COMPLETED":
         for power, lines in random_turn_orders(game.variant, game.position, rng).items():
             game.file(power, lines, partial=True)
         game.adjudicate()
+    return game
+
+
+def test_a_game_file_of_schema_2_is_brought_up_to_date() -> None:
+    """Schema 2 kept each turn's result as a summary: the game is played again from its start
+    once, for the engine's records and the positions reached; the reports stay as sent."""
+    game = _played_to_its_end("sighting", 5)
     current = game_to_json(game.record)
     old = json.loads(json.dumps(current))
     old["schema"] = 2
@@ -223,12 +228,7 @@ def test_a_game_file_of_schema_2_is_brought_up_to_date() -> None:
 
 def test_a_game_file_of_schema_1_is_read() -> None:
     """Schema 1 kept each learned order only as its line; the values are read from it once."""
-    game = Game.create("fog-1898", end_year=1902)  # its reports write hidden places as ???
-    rng = random.Random(11)
-    while game.turn != "COMPLETED":
-        for power, lines in random_turn_orders(game.variant, game.position, rng).items():
-            game.file(power, lines, partial=True)
-        game.adjudicate()
+    game = _played_to_its_end("fog-1898", 11)  # its reports write hidden places as ???
     current = game_to_json(game.record)
     old = json.loads(json.dumps(current))
     old.pop("schema")

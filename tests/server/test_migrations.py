@@ -44,10 +44,9 @@ def _at_revision(url: str, revision: str) -> None:
     engine.dispose()
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_orders_filed_in_an_old_record_move_to_the_seats(
-    kind: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def _old_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest, revision: str) -> tuple[Path, str]:
+    """The data directory and URL of a database of ``kind`` made by migrations up to
+    ``revision`` only, as an older fogdip left it."""
     data = tmp_path / "data"
     if kind == "postgresql":
         cluster: PostgresCluster = request.getfixturevalue("postgres")
@@ -55,59 +54,54 @@ def test_orders_filed_in_an_old_record_move_to_the_seats(
     else:
         data.mkdir()
         url = f"sqlite:///{data / 'fogdip.sqlite3'}"
-    _at_revision(url, "0005")
+    _at_revision(url, revision)
+    return data, url
 
-    game = Game.create("fog-of-war")
-    game.file("FRANCE", ["A PAR - BUR", "F BRE - MAO"])
-    game.file("GERMANY", [])
-    engine = sa.create_engine(url)
-    tables = sa.MetaData()
-    tables.reflect(engine)
-    games, seats, users = tables.tables["games"], tables.tables["seats"], tables.tables["users"]
-    moment = datetime.now(UTC)
-    with engine.begin() as connection:
-        # The old game's master, as the server keeps accounts.
-        master_id = connection.execute(
-            users.insert()
-            .values(
-                name="oldmaster",
-                name_key="oldmaster",
-                password_hash=hash_password(PASSWORD),
-                is_admin=True,
-                created_at=moment,
-            )
-            .returning(users.c.id)
-        ).scalar_one()
-        connection.execute(
-            games.insert().values(
-                id="oldgame",
-                name="an old game",
-                preset="fog-of-war",
-                private=True,
-                invite="old-invitation",
-                master_id=master_id,
-                status="active",
-                record=json.dumps(game_to_json(game.record)),
-                version=1,
-                created_at=moment,
-                updated_at=moment,
-                deadlines="{}",
-                press="white",
-                turn="S1901M",
-                variant_name=game.variant.name,
-                observers="press",
-                draw_votes="secret",
-                ready_counts=False,
-                press_range="any",
-            )
+
+def _user(connection: sa.Connection, users: sa.Table, name: str, *, admin: bool = False) -> int:
+    """An account as the server keeps accounts; its id."""
+    made: int = connection.execute(
+        users.insert()
+        .values(
+            name=name,
+            name_key=name,
+            password_hash=hash_password(PASSWORD),
+            is_admin=admin,
+            created_at=datetime.now(UTC),
         )
-        for power in game.powers:
-            connection.execute(
-                seats.insert().values(game_id="oldgame", power=power, bot=True, ready=False, read=0, draw=False)
-            )
-    engine.dispose()
+        .returning(users.c.id)
+    ).scalar_one()
+    return made
 
-    upgraded = subprocess.run(
+
+def _old_game(game: Game, master_id: int, record: object, preset: str, version: int) -> dict[str, object]:
+    """The columns of an old game's row, its record kept whole."""
+    moment = datetime.now(UTC)
+    return {
+        "id": "oldgame",
+        "name": "an old game",
+        "preset": preset,
+        "private": True,
+        "invite": "old-invitation",
+        "master_id": master_id,
+        "status": "active",
+        "record": json.dumps(record),
+        "version": version,
+        "created_at": moment,
+        "updated_at": moment,
+        "deadlines": "{}",
+        "press": "white",
+        "turn": game.turn,
+        "variant_name": game.variant.name,
+        "observers": "press",
+        "draw_votes": "secret",
+        "ready_counts": False,
+        "press_range": "any",
+    }
+
+
+def _upgrade(data: Path, url: str, kind: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -122,7 +116,31 @@ def test_orders_filed_in_an_old_record_move_to_the_seats(
         text=True,
         check=True,
     )
-    assert "was 0005" in upgraded.stdout
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_orders_filed_in_an_old_record_move_to_the_seats(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    data, url = _old_database(kind, tmp_path, request, "0005")
+    game = Game.create("fog-of-war")
+    game.file("FRANCE", ["A PAR - BUR", "F BRE - MAO"])
+    game.file("GERMANY", [])
+    engine = sa.create_engine(url)
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    games, seats, users = tables.tables["games"], tables.tables["seats"], tables.tables["users"]
+    with engine.begin() as connection:
+        master_id = _user(connection, users, "oldmaster", admin=True)
+        connection.execute(
+            games.insert().values(**_old_game(game, master_id, game_to_json(game.record), "fog-of-war", 1))
+        )
+        for power in game.powers:
+            connection.execute(
+                seats.insert().values(game_id="oldgame", power=power, bot=True, ready=False, read=0, draw=False)
+            )
+    engine.dispose()
+    assert "was 0005" in _upgrade(data, url, kind).stdout
     engine = sa.create_engine(url)
     with engine.connect() as connection:
         stored = connection.execute(sa.text("SELECT record FROM games WHERE id = 'oldgame'")).scalar_one()
@@ -165,13 +183,7 @@ def test_a_game_kept_whole_by_schema_0006_becomes_rows_and_plays_on(
 ) -> None:
     import random
 
-    data = tmp_path / "data"
-    if kind == "postgresql":
-        url = request.getfixturevalue("postgres").new_database()
-    else:
-        data.mkdir()
-        url = f"sqlite:///{data / 'fogdip.sqlite3'}"
-    _at_revision(url, "0006")
+    data, url = _old_database(kind, tmp_path, request, "0006")
     game = Game.create("sighting", end_year=1903)
     rng = random.Random(8)
     for _ in range(4):
@@ -183,53 +195,10 @@ def test_a_game_kept_whole_by_schema_0006_becomes_rows_and_plays_on(
     tables = sa.MetaData()
     tables.reflect(engine)
     games, seats, users = tables.tables["games"], tables.tables["seats"], tables.tables["users"]
-    moment = datetime.now(UTC)
     with engine.begin() as connection:
-        master_id = connection.execute(
-            users.insert()
-            .values(
-                name="oldmaster",
-                name_key="oldmaster",
-                password_hash=hash_password(PASSWORD),
-                is_admin=True,
-                created_at=moment,
-            )
-            .returning(users.c.id)
-        ).scalar_one()
-        player_id = connection.execute(
-            users.insert()
-            .values(
-                name="oldplayer",
-                name_key="oldplayer",
-                password_hash=hash_password(PASSWORD),
-                is_admin=False,
-                created_at=moment,
-            )
-            .returning(users.c.id)
-        ).scalar_one()
-        connection.execute(
-            games.insert().values(
-                id="oldgame",
-                name="an old game",
-                preset="sighting",
-                private=True,
-                invite="old-invitation",
-                master_id=master_id,
-                status="active",
-                record=json.dumps(old),
-                version=4,
-                created_at=moment,
-                updated_at=moment,
-                deadlines="{}",
-                press="white",
-                turn=game.turn,
-                variant_name=game.variant.name,
-                observers="press",
-                draw_votes="secret",
-                ready_counts=False,
-                press_range="any",
-            )
-        )
+        master_id = _user(connection, users, "oldmaster", admin=True)
+        player_id = _user(connection, users, "oldplayer")
+        connection.execute(games.insert().values(**_old_game(game, master_id, old, "sighting", 4)))
         for power in game.powers:
             connection.execute(
                 seats.insert().values(
@@ -243,21 +212,7 @@ def test_a_game_kept_whole_by_schema_0006_becomes_rows_and_plays_on(
                 )
             )
     engine.dispose()
-    upgraded = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "fogdip",
-            "db",
-            "upgrade",
-            "--data",
-            str(data),
-            *(["--database", url] * (kind != "sqlite")),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    upgraded = _upgrade(data, url, kind)
     assert "was 0006" in upgraded.stdout and "warning" not in upgraded.stderr
     engine = sa.create_engine(url)
     with engine.connect() as connection:

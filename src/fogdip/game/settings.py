@@ -218,6 +218,36 @@ class TableSettings:
                 "bad-ready-counts",
             )
 
+    @classmethod
+    def stored(
+        cls,
+        *,
+        name: str,
+        preset: str,
+        private: bool,
+        press: str,
+        press_range: str,
+        observers: str,
+        draw_votes: str,
+        ready_counts: bool,
+        deadlines: Mapping[str, float],
+        postal: bool,
+    ) -> TableSettings:
+        """Settings as a store kept them (their words), read back: checked when the game was
+        made, so not checked again."""
+        return cls(
+            name=name,
+            preset=preset,
+            private=private,
+            press=PressMode(press),
+            press_range=PressRange(press_range),
+            observers=ObserverView(observers),
+            draw_votes=DrawVotes(draw_votes),
+            ready_counts=ready_counts,
+            deadlines=MappingProxyType({PhaseType(kind): round(seconds) for kind, seconds in deadlines.items()}),
+            postal=postal,
+        )
+
     def with_changes(self, **changes: Any) -> TableSettings:
         return replace(self, **changes)
 

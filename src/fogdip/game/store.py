@@ -40,15 +40,7 @@ from fogdip.game.events import SeatsSwapped
 from fogdip.game.press import Message
 from fogdip.game.seats import Member, Seat
 from fogdip.game.service import Game
-from fogdip.game.settings import (
-    DrawVotes,
-    ObserverView,
-    PhaseType,
-    PressMode,
-    PressRange,
-    Status,
-    TableSettings,
-)
+from fogdip.game.settings import Status, TableSettings
 from fogdip.game.table import Table
 
 #: Who keeps a game file's table when nobody else is named: the game master at the console.
@@ -125,16 +117,16 @@ def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, 
         settings = TableSettings.for_game(game, postal=True, accept_leaks=True)
         table = Table.new(table_id, game, settings, master=CONSOLE, status=Status.ACTIVE)
         return table, []
-    settings = TableSettings(
+    settings = TableSettings.stored(
         name=part.name or f"{game.variant.name} game",
         preset=part.preset or game.variant.options.name.partition("+")[0],
         private=part.private,
-        press=PressMode(part.press),
-        press_range=PressRange(part.press_range),
-        observers=ObserverView(part.observers),
-        draw_votes=DrawVotes(part.draw_votes),
+        press=part.press,
+        press_range=part.press_range,
+        observers=part.observers,
+        draw_votes=part.draw_votes,
         ready_counts=part.ready_counts,
-        deadlines={PhaseType(kind): seconds for kind, seconds in part.deadlines.items()},
+        deadlines={kind: float(seconds) for kind, seconds in part.deadlines.items()},
         postal=part.postal,
     )
     by_power = {seat.power: seat for seat in part.seats}

@@ -42,7 +42,7 @@ from fogdip.game.events import SeatsSwapped
 from fogdip.game.press import Message
 from fogdip.game.seats import Member
 from fogdip.game.seats import Seat as TableSeat
-from fogdip.game.settings import DrawVotes, ObserverView, PhaseType, PressMode, PressRange, Role, Status, TableSettings
+from fogdip.game.settings import Role, Status, TableSettings
 from fogdip.maps.svg import FogOutlines
 from fogdip.server.events import publish
 from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
@@ -633,16 +633,16 @@ class SqlStore:
 
 
 def settings_of(row: GameRow) -> TableSettings:
-    return TableSettings(
+    return TableSettings.stored(
         name=row.name,
         preset=row.preset,
         private=row.private,
-        press=PressMode(row.press),
-        press_range=PressRange(row.press_range),
-        observers=ObserverView(row.observers),
-        draw_votes=DrawVotes(row.draw_votes),
+        press=row.press,
+        press_range=row.press_range,
+        observers=row.observers,
+        draw_votes=row.draw_votes,
         ready_counts=row.ready_counts,
-        deadlines={PhaseType(kind): int(seconds) for kind, seconds in json.loads(row.deadlines or "{}").items()},
+        deadlines=json.loads(row.deadlines or "{}"),
         postal=row.postal,
     )
 
