@@ -451,3 +451,24 @@ def test_observer_settings_are_typed() -> None:
     assert _table(observers="board").settings.observers is ObserverView.BOARD
     with pytest.raises(Refusal, match="observers is one of none, press, board"):
         _table(observers="everything")
+
+
+def test_a_game_is_made_with_its_settings_or_refused_with_why() -> None:
+    table = Table.create("n", "fog-of-war", {"end_year": 1905}, master=GM, name="mine", press="grey")
+    assert table.master == "gm" and table.settings.name == "mine" and table.settings.press is PressMode.GREY
+    assert table.status is Status.FORMING and table.game.variant.options.end_year == 1905
+    assert _refused(Refused.BAD_REQUEST, Table.create, "n", "chess", {}, master=GM).code == "bad-preset"
+    assert _refused(Refused.BAD_REQUEST, Table.create, "n", "fog-of-war", {"nope": 1}, master=GM).code == "bad-options"
+    refused = _refused(Refused.BAD_REQUEST, Table.create, "n", "fog-of-war", {"hold_empty_retreats": False}, master=GM)
+    assert refused.code == "leaky-options"
+    _refused(Refused.FORBIDDEN, Table.create, "n", "fog-of-war", {}, master=Actor.nobody())
+
+
+def test_only_members_read_press_and_only_players_keep_a_read_mark() -> None:
+    table = _started()
+    table.observe(CAROL)
+    assert table.reader(CAROL).role is Role.OBSERVER
+    assert "only the game's members" in _refused(Refused.FORBIDDEN, table.reader, Actor("dave")).message
+    assert table.mark_read(ALICE, 5, 3).read == 3  # never past the list
+    assert table.mark_read(ALICE, 1, 3).read == 3  # never back
+    assert "only players keep count" in _refused(Refused.FORBIDDEN, table.mark_read, CAROL, 1, 3).message

@@ -26,10 +26,12 @@ be told), or raises a :class:`~fogdip.game.refusals.Refusal` that says why not.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
+from fogdip.engine.errors import FogdipError
 from fogdip.fog.observation import Observation
 from fogdip.game.clock import Clock
 from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, TableEvent, VotesCast
@@ -38,7 +40,7 @@ from fogdip.game.refusals import Refusal, Refused
 from fogdip.game.seats import NOBODY, Actor, Member, Seat
 from fogdip.game.service import Game
 from fogdip.game.settings import ObserverView, PressMode, PressRange, Role, Status, TableSettings, power_named
-from fogdip.variants import Variant
+from fogdip.variants import PRESETS, Variant
 from fogdip.variants.filing import LineCheck
 
 #: A bot: its power's order lines for the next turn, from its variant and its latest report
@@ -544,6 +546,50 @@ class Table:
 
     # --- press --------------------------------------------------------------------------------
 
+    def reader(self, actor: Actor) -> Member:
+        """Who may read the game's press: its members (observers, the messages to all)."""
+        member = self.visible(actor)
+        if member.role is Role.NONE:
+            raise Refusal.forbidden("only the game's members read its press: join it, or watch it")
+        return member
+
+    def mark_read(self, actor: Actor, up_to: int, listed: int) -> Seat:
+        """The acting player has read its messages up to ``up_to`` (of the ``listed`` in its
+        list): a read mark never goes back, nor past the list."""
+        member = self.reader(actor)
+        if member.power is None:
+            raise Refusal.forbidden("only players keep count of what they have read")
+        seat = self.seat(member.power)
+        seat.read = max(seat.read, min(up_to, listed))
+        return seat
+
+    @classmethod
+    def create(
+        cls,
+        table_id: str,
+        preset: str,
+        options: Mapping[str, Any],
+        *,
+        master: Actor,
+        invite: str | None = None,
+        **settings: Any,
+    ) -> Table:
+        """A new game of ``preset`` with option overrides and settings (as
+        :meth:`TableSettings.for_game` takes them), its creator its game master; refused if the
+        preset, an option or a setting is not one a game may have."""
+        if master.account is None:
+            raise Refusal.forbidden("sign in to make a game")
+        if preset not in PRESETS:
+            raise Refusal.bad_request(f"no preset {preset!r}: use one of {', '.join(sorted(PRESETS))}", "bad-preset")
+        try:
+            game = Game.create(preset, **dict(options))
+        except Refusal:
+            raise
+        except FogdipError as exc:
+            raise Refusal.bad_request(str(exc), "bad-options") from None
+        chosen = TableSettings.for_game(game, preset=preset, **settings)
+        return cls.new(table_id, game, chosen, master=master.account, invite=invite)
+
     def in_range(self, power: str) -> list[str]:
         """The powers ``power`` may write to under adjacency-limited press: those whose units
         its latest report shows next to one of its own units. Only what ``power`` knows decides
@@ -562,9 +608,7 @@ class Table:
 
     def send(self, actor: Actor, to: Sequence[str] | str, body: str, claim: str | None = None) -> Message:
         """Send a message from the acting player's power, under the game's press."""
-        member = self.visible(actor)
-        if member.role is Role.NONE:
-            raise Refusal.forbidden("only the game's members read its press: join it, or watch it")
+        member = self.reader(actor)
         if member.power is None:
             raise Refusal.forbidden("only players write press")
         if self.settings.press is PressMode.NONE:

@@ -33,7 +33,7 @@ from fogdip.codec.api import (
     TurnOut,
 )
 from fogdip.engine.errors import FogdipError
-from fogdip.game import Game, Refusal, Status, Table, TableSettings
+from fogdip.game import Refusal, Table
 from fogdip.game.pages import Sight, master_board, observer_board, page, page_of, sight_of
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.server.auth import Caller, MaybeSignedIn, Server, SignedIn
@@ -44,25 +44,19 @@ from fogdip.server.security import new_secret
 from fogdip.server.state import ServerState
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, changing, game_out, reading
-from fogdip.variants import PRESETS
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
 
 
-def new_game(body: GameIn) -> tuple[Game, TableSettings]:
-    """The game and settings a creation asks for, or why not: an unknown preset or option, a
-    setting that would tell players what the game hides, options whose schedule would tell
-    every power what happened out of sight (unless the game master accepts it)."""
-    if body.preset not in PRESETS:
-        raise Refusal.bad_request(f"no preset {body.preset!r}: use one of {', '.join(sorted(PRESETS))}", "bad-preset")
-    try:
-        game = Game.create(body.preset, **body.options)
-    except FogdipError as exc:
-        raise Refusal.bad_request(str(exc), "bad-options") from None
-    settings = TableSettings.for_game(
-        game,
+def new_table(body: GameIn, caller: Caller) -> Table:
+    """The table a creation asks for (:meth:`fogdip.game.Table.create`: its rules)."""
+    return Table.create(
+        new_id(),
+        body.preset,
+        body.options,
+        master=actor(caller),
+        invite=new_secret()[:24],
         name=body.name or f"{body.preset} game",
-        preset=body.preset,
         private=body.private,
         press=body.press,
         press_range=body.press_range,
@@ -72,25 +66,22 @@ def new_game(body: GameIn) -> tuple[Game, TableSettings]:
         deadlines=body.deadlines,
         accept_leaks=body.accept_leaks,
     )
-    return game, settings
 
 
-def keep_new(state: ServerState, caller: Caller, game: Game, settings: TableSettings, status: Status) -> Table:
-    """Keep a new table with its caller as game master and a free seat for every power."""
-    table = Table.new(_new_id(), game, settings, master=str(caller.user_id), status=status, invite=new_secret()[:24])
+def keep(state: ServerState, table: Table) -> Table:
+    """Keep a new table."""
     with state.db.transaction() as session:
         SqlStore(session, state.reads).add(table, now())
     return table
 
 
-def _new_id() -> str:
+def new_id() -> str:
     return new_secret()[:12].replace("-", "x").replace("_", "y")
 
 
 @router.post("", status_code=201, response_model=GameOut, summary="Create a game; you are its game master")
 def create_game(body: GameIn, state: Server, caller: SignedIn) -> GameOut:
-    game, settings = new_game(body)
-    table = keep_new(state, caller, game, settings, Status.FORMING)
+    table = keep(state, new_table(body, caller))
     return game_out(page_of(table, table.member(actor(caller))))
 
 
@@ -243,17 +234,16 @@ def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> 
     summary="Start a game against bots in one call: you play one power, the bot every other",
 )
 def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
-    game, settings = new_game(GameIn(preset=body.preset, options=body.options, name="", private=True))
+    made = new_table(GameIn(preset=body.preset, options=body.options, name="", private=True), caller)
     table = Table.against_bots(
-        _new_id(),
-        game,
-        settings.with_changes(name=f"{body.preset} against bots"),
+        made.id,
+        made.game,
+        made.settings.with_changes(name=f"{body.preset} against bots"),
         actor(caller),
         body.power,
         moment=now(),
-        invite=new_secret()[:24],
+        invite=made.invite,
         rng=random.SystemRandom(),
     )
-    with state.db.transaction() as session:
-        SqlStore(session, state.reads).add(table, now())
+    keep(state, table)
     return game_out(page(table, actor(caller)))

@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import Query
 
 from fogdip.codec.api import MessageIn, MessageOut, MessagesOut, ReadIn
-from fogdip.game import Refusal, Role, Table
+from fogdip.game import Table
 from fogdip.game.press import Message, Shown, shown, unread
 from fogdip.game.seats import Member
 from fogdip.server.auth import Server, SignedIn
@@ -22,12 +22,6 @@ from fogdip.server.store import SqlStore
 from fogdip.server.tables import actor, changing, reading
 
 router = Router(prefix="/api/v1/games", tags=["press"], responses=ERROR_RESPONSES)
-
-
-def _reader(table: Table, member: Member) -> Member:
-    if member.role is Role.NONE:
-        raise Refusal.forbidden("only the game's members read its press: join it, or watch it (POST .../observe)")
-    return member
 
 
 def _out(item: Shown) -> MessageOut:
@@ -64,7 +58,7 @@ def read_messages(
     since: Annotated[int, Query(ge=0, description="only those after this index")] = 0,
 ) -> MessagesOut:
     with reading(state, caller, game_id) as (store, table):
-        member = _reader(table, table.visible(actor(caller)))
+        member = table.reader(actor(caller))
         listed = _listed(store, table, member)
     read = table.seat(member.power).read if member.power is not None else len(listed)
     return MessagesOut(messages=[_out(item) for item in listed if item.index > since], unread=unread(listed, read))
@@ -73,10 +67,7 @@ def read_messages(
 @router.post("/{game_id}/messages/read", response_model=MessagesOut, summary="Mark messages read, up to an index")
 def mark_read(game_id: str, body: ReadIn, state: Server, caller: SignedIn) -> MessagesOut:
     with changing(state, caller, game_id) as (store, table):
-        member = _reader(table, table.visible(actor(caller)))
-        if member.power is None:
-            raise Refusal.forbidden("only players keep count of what they have read")
+        member = table.reader(actor(caller))
         listed = _listed(store, table, member)
-        seat = table.seat(member.power)
-        seat.read = max(seat.read, min(body.up_to, len(listed)))
+        seat = table.mark_read(actor(caller), body.up_to, len(listed))
         return MessagesOut(messages=[], unread=unread(listed, seat.read))

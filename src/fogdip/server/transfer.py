@@ -11,14 +11,15 @@ from fastapi import Query
 from fogdip.codec.api import GameOut, ImportIn
 from fogdip.codec.gamefiles import GameFileError, game_from_json, game_to_json
 from fogdip.engine.errors import FogdipError
-from fogdip.game import Game, Refusal, Status, TableSettings
+from fogdip.game import Game, Refusal, Status, Table, TableSettings
 from fogdip.game.exports import mila_saved_game
 from fogdip.game.pages import may_export, page
 from fogdip.maps import master_scene_of, power_scene_of
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
-from fogdip.server.games import keep_new
+from fogdip.server.games import keep, new_id
 from fogdip.server.routing import Router, in_lane
+from fogdip.server.security import new_secret
 from fogdip.server.tables import actor, game_out, reading
 
 router = Router(prefix="/api/v1/games", tags=["games"], responses=ERROR_RESPONSES)
@@ -49,7 +50,9 @@ def import_game(body: ImportIn, state: Server, caller: SignedIn) -> GameOut:
     settings = TableSettings.for_game(
         game, name=body.name or f"imported {game.variant.name} game", private=body.private, accept_leaks=True
     )
-    table = keep_new(state, caller, game, settings, status)
+    table = keep(
+        state, Table.new(new_id(), game, settings, master=str(caller.user_id), status=status, invite=new_secret()[:24])
+    )
     return game_out(page(table, actor(caller)))
 
 
