@@ -386,8 +386,12 @@ class Table:
         return self.status is Status.ACTIVE and self.clock.due(moment)
 
     def _set_clock(self, clock: Clock) -> None:
+        """Set the clock, and tell the members its deadline (whenever one is set, and when one
+        that ran is stopped; a game without deadlines is told nothing)."""
+        before = self.clock.deadline
         self.clock = clock
-        self.events.append(DeadlineSet(self.turn, deadline=clock.deadline))
+        if clock.deadline is not None or before is not None:
+            self.events.append(DeadlineSet(self.turn, deadline=clock.deadline))
 
     # --- turns --------------------------------------------------------------------------------
 
