@@ -2,7 +2,7 @@
 
 Python's collector stops every thread while it walks every object it tracks. Left to itself,
 under load it makes a full pass every few seconds, and with hundreds of streams open and the
-games of the moment kept read (:class:`fogdip.server.turns.GameCache`) a pass takes a fifth of
+games of the moment kept read (:class:`fogdip.server.store.ReadCache`) a pass takes a fifth of
 a second or more: every request waiting then is late by that much. So the server freezes what
 it made to start (it lives as long as the process), leaves the collector its quick passes over
 young objects, and makes the full pass itself every ``every`` seconds (``FOGDIP_GC_EVERY``,
