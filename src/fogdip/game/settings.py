@@ -218,34 +218,43 @@ class TableSettings:
                 "bad-ready-counts",
             )
 
+    def words(self) -> dict[str, Any]:
+        """The settings as a store keeps them: plain words and numbers, by name (each store
+        keeps them under these names; :meth:`stored` reads them back).
+
+        >>> TableSettings(press=PressMode.GREY, deadlines={PhaseType.MOVEMENT: 60}).words()["deadlines"]
+        {'movement': 60}
+        """
+        return {
+            "name": self.name,
+            "preset": self.preset,
+            "private": self.private,
+            "press": self.press.value,
+            "press_range": self.press_range.value,
+            "observers": self.observers.value,
+            "draw_votes": self.draw_votes.value,
+            "ready_counts": self.ready_counts,
+            "deadlines": {kind.value: seconds for kind, seconds in self.deadlines.items()},
+            "postal": self.postal,
+        }
+
     @classmethod
-    def stored(
-        cls,
-        *,
-        name: str,
-        preset: str,
-        private: bool,
-        press: str,
-        press_range: str,
-        observers: str,
-        draw_votes: str,
-        ready_counts: bool,
-        deadlines: Mapping[str, float],
-        postal: bool,
-    ) -> TableSettings:
-        """Settings as a store kept them (their words), read back: checked when the game was
+    def stored(cls, words: Mapping[str, Any]) -> TableSettings:
+        """Settings as a store kept them (:meth:`words`), read back: checked when the game was
         made, so not checked again."""
         return cls(
-            name=name,
-            preset=preset,
-            private=private,
-            press=PressMode(press),
-            press_range=PressRange(press_range),
-            observers=ObserverView(observers),
-            draw_votes=DrawVotes(draw_votes),
-            ready_counts=ready_counts,
-            deadlines=MappingProxyType({PhaseType(kind): round(seconds) for kind, seconds in deadlines.items()}),
-            postal=postal,
+            name=str(words["name"]),
+            preset=str(words["preset"]),
+            private=bool(words["private"]),
+            press=PressMode(words["press"]),
+            press_range=PressRange(words["press_range"]),
+            observers=ObserverView(words["observers"]),
+            draw_votes=DrawVotes(words["draw_votes"]),
+            ready_counts=bool(words["ready_counts"]),
+            deadlines=MappingProxyType(
+                {PhaseType(kind): round(seconds) for kind, seconds in dict(words["deadlines"]).items()}
+            ),
+            postal=bool(words["postal"]),
         )
 
     def with_changes(self, **changes: Any) -> TableSettings:
@@ -304,7 +313,22 @@ def _enum(kind: type[_E], value: object, what: str) -> _E:
         ) from None
 
 
+#: The names of the settings a store keeps (:meth:`TableSettings.words`).
+SETTING_WORDS = (
+    "name",
+    "preset",
+    "private",
+    "press",
+    "press_range",
+    "observers",
+    "draw_votes",
+    "ready_counts",
+    "deadlines",
+    "postal",
+)
+
 __all__ = [
+    "SETTING_WORDS",
     "VARIANT_PRESS",
     "DrawVotes",
     "ObserverView",

@@ -40,7 +40,7 @@ from fogdip.game.events import SeatsSwapped
 from fogdip.game.press import Message
 from fogdip.game.seats import Member, Seat
 from fogdip.game.service import Game
-from fogdip.game.settings import Status, TableSettings
+from fogdip.game.settings import SETTING_WORDS, Status, TableSettings
 from fogdip.game.table import Table
 
 #: Who keeps a game file's table when nobody else is named: the game master at the console.
@@ -75,21 +75,11 @@ GameStore = TableStore
 
 def table_json(table: Table, messages: Iterable[Message] = ()) -> TableJSON:
     """The table part of a game file."""
-    settings = table.settings
     return TableJSON(
+        **table.settings.words(),
         status=table.status.value,
-        name=settings.name,
-        preset=settings.preset,
-        private=settings.private,
         invite=table.invite,
         master=table.master,
-        press=settings.press.value,
-        press_range=settings.press_range.value,
-        observers=settings.observers.value,
-        draw_votes=settings.draw_votes.value,
-        ready_counts=settings.ready_counts,
-        deadlines={kind.value: seconds for kind, seconds in settings.deadlines.items()},
-        postal=settings.postal,
         seats=[
             SeatJSON(power=s.power, player=s.player, bot=s.bot, ready=s.ready, draw=s.draw, read=s.read)
             for s in table.seats
@@ -117,18 +107,10 @@ def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, 
         settings = TableSettings.for_game(game, postal=True, accept_leaks=True)
         table = Table.new(table_id, game, settings, master=CONSOLE, status=Status.ACTIVE)
         return table, []
-    settings = TableSettings.stored(
-        name=part.name or f"{game.variant.name} game",
-        preset=part.preset or game.variant.options.name.partition("+")[0],
-        private=part.private,
-        press=part.press,
-        press_range=part.press_range,
-        observers=part.observers,
-        draw_votes=part.draw_votes,
-        ready_counts=part.ready_counts,
-        deadlines={kind: float(seconds) for kind, seconds in part.deadlines.items()},
-        postal=part.postal,
-    )
+    words = part.model_dump(include=set(SETTING_WORDS))
+    words["name"] = words["name"] or f"{game.variant.name} game"
+    words["preset"] = words["preset"] or game.variant.options.name.partition("+")[0]
+    settings = TableSettings.stored(words)
     by_power = {seat.power: seat for seat in part.seats}
     seats = [
         Seat(power, known.player, known.bot, known.ready, known.draw, known.read)

@@ -56,15 +56,8 @@ def new_table(body: GameIn, caller: Caller) -> Table:
         body.options,
         master=actor(caller),
         invite=new_secret()[:24],
+        **body.model_dump(exclude={"preset", "options", "name"}),
         name=body.name or f"{body.preset} game",
-        private=body.private,
-        press=body.press,
-        press_range=body.press_range,
-        observers=body.observers,
-        draw_votes=body.draw_votes,
-        ready_counts=body.ready_counts,
-        deadlines=body.deadlines,
-        accept_leaks=body.accept_leaks,
     )
 
 

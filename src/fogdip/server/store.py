@@ -42,7 +42,7 @@ from fogdip.game.events import SeatsSwapped
 from fogdip.game.press import Message
 from fogdip.game.seats import Member
 from fogdip.game.seats import Seat as TableSeat
-from fogdip.game.settings import Role, Status, TableSettings
+from fogdip.game.settings import SETTING_WORDS, Role, Status, TableSettings
 from fogdip.maps.svg import FogOutlines
 from fogdip.server.events import publish
 from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
@@ -405,11 +405,11 @@ class SqlStore:
         """Keep a new table: its row, its seats, and every report and turn its game holds (an
         imported game may have many)."""
         game = table.game
+        words = table.settings.words()
+        words["deadlines"] = json.dumps(words["deadlines"])
         row = GameRow(
+            **words,
             id=table.id,
-            name=table.settings.name,
-            preset=table.settings.preset,
-            private=table.settings.private,
             invite=table.invite or "",
             master_id=_account(table.master),
             status=table.status.value,
@@ -417,13 +417,6 @@ class SqlStore:
             version=table.version,
             created_at=moment,
             updated_at=moment,
-            deadlines=json.dumps({kind.value: seconds for kind, seconds in table.settings.deadlines.items()}),
-            press=table.settings.press.value,
-            press_range=table.settings.press_range.value,
-            observers=table.settings.observers.value,
-            draw_votes=table.settings.draw_votes.value,
-            ready_counts=table.settings.ready_counts,
-            postal=table.settings.postal,
             turns_played=0,
         )
         seats = [
@@ -633,18 +626,10 @@ class SqlStore:
 
 
 def settings_of(row: GameRow) -> TableSettings:
-    return TableSettings.stored(
-        name=row.name,
-        preset=row.preset,
-        private=row.private,
-        press=row.press,
-        press_range=row.press_range,
-        observers=row.observers,
-        draw_votes=row.draw_votes,
-        ready_counts=row.ready_counts,
-        deadlines=json.loads(row.deadlines or "{}"),
-        postal=row.postal,
-    )
+    """A game's settings, as its row keeps them (its deadlines as JSON)."""
+    words = {name: getattr(row, name) for name in SETTING_WORDS}
+    words["deadlines"] = json.loads(row.deadlines or "{}")
+    return TableSettings.stored(words)
 
 
 class DamagedGame(FogdipError):

@@ -53,16 +53,15 @@ def bots() -> tuple[BotPlayer, random.Random]:
 
 def game_out(page: Page) -> GameOut:
     """The game's page, as the API answers it."""
-    settings = page.settings
     outcome = page.outcome
+    words = page.settings.words()
+    del words["postal"]  # the game master's way of running it; no field of the page
     return GameOut(
+        **words,
         id=page.id,
-        name=settings.name,
-        preset=settings.preset,
         variant=page.variant,
         status=page.status.value,
         turn=page.turn,
-        private=settings.private,
         seats=[
             SeatOut(power=s.power, taken=s.taken, bot=s.bot, yours=s.yours, ready=s.ready, draw=s.draw)
             for s in page.seats
@@ -70,13 +69,7 @@ def game_out(page: Page) -> GameOut:
         role=page.role.value,
         power=page.power,
         invite=page.invite,
-        deadlines={kind.value: seconds for kind, seconds in settings.deadlines.items()},
         deadline=page.deadline,
-        press=settings.press.value,
-        press_range=settings.press_range.value,
-        observers=settings.observers.value,
-        draw_votes=settings.draw_votes.value,
-        ready_counts=settings.ready_counts,
         ready=None if page.ready is None else ReadyCount(ready=page.ready.ready, of=page.ready.of),
         votes=None if page.votes is None else list(page.votes),
         outcome=None
