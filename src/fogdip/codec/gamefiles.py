@@ -116,6 +116,9 @@ class MessageJSON(BaseModel):
     recipients: list[str] | None = None
     body: str
     claim: str | None = None
+    #: The powers whose lists hold it, where seats swapped before the start took it with their
+    #: players (``null``: its sender and recipients).
+    readers: list[str] | None = None
 
 
 class TableJSON(BaseModel):

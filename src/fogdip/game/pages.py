@@ -28,6 +28,7 @@ from fogdip.codec.turns import position_document
 from fogdip.game.refusals import Refusal
 from fogdip.game.seats import Actor, Member
 from fogdip.game.settings import DrawVotes, PressMode, Role, Status, TableSettings
+from fogdip.game.summary import Outcome, Summary
 from fogdip.game.table import ReadyCount, Table
 from fogdip.variants.record import filed_texts
 
@@ -43,18 +44,6 @@ class SeatShown:
     yours: bool
     ready: bool | None
     draw: bool | None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the game ended: ``solo`` and the winner, or ``draw`` and the powers sharing it
-    (agreed by vote before the turn ``agreed``); ``revealed``: the variant shows everything
-    now."""
-
-    result: str
-    powers: tuple[str, ...]
-    agreed: str | None
-    revealed: bool
 
 
 @dataclass(frozen=True)
@@ -83,6 +72,13 @@ def outcome_of(table: Table) -> Outcome | None:
     return Outcome(told["result"], tuple(told["powers"]), told.get("agreed"), table.game.variant.options.reveal_at_end)
 
 
+def summary_of(table: Table) -> Summary:
+    """The game in brief, for its page: as a store listing games gave it, or from the game."""
+    if table.summary is not None:
+        return table.summary
+    return Summary(table.turn, table.game.variant.name, outcome_of(table))
+
+
 def page_of(table: Table, member: Member) -> Page:
     """The game's page as ``member`` may see it."""
     master = member.role is Role.MASTER
@@ -103,12 +99,13 @@ def page_of(table: Table, member: Member) -> Page:
         for seat in table.seats
     )
     votes = table.open_votes() if table.settings.draw_votes is DrawVotes.OPEN or master else None
+    summary = summary_of(table)
     return Page(
         id=table.id,
         settings=table.settings,
-        variant=table.game.variant.name,
+        variant=summary.variant,
         status=table.status,
-        turn=table.turn,
+        turn=summary.turn,
         seats=seats,
         role=member.role,
         power=member.power,
@@ -116,7 +113,7 @@ def page_of(table: Table, member: Member) -> Page:
         deadline=table.clock.deadline,
         ready=table.ready_told(member),
         votes=votes,
-        outcome=outcome_of(table),
+        outcome=summary.outcome,
     )
 
 
@@ -238,4 +235,5 @@ __all__ = [
     "revealed",
     "seat_status",
     "sight_of",
+    "summary_of",
 ]

@@ -18,7 +18,7 @@ Shown(index=1, turn='S1901M', to=('ENGLAND',), sender=None, yours=False, body='H
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fogdip.game.refusals import Refusal
 from fogdip.game.seats import Member
@@ -38,6 +38,10 @@ class Message:
     recipients: tuple[str, ...] | None
     body: str
     claim: str | None = None
+    #: The powers whose lists hold it, where they are no longer its sender and recipients as
+    #: addressed: seats swapped before the start took their press with their players, and a
+    #: message stays addressed as it was written (so that nobody else's messages change).
+    readers: frozenset[str] | None = None
 
     @property
     def to_all(self) -> bool:
@@ -49,8 +53,31 @@ class Message:
         return None if self.recipients is None else frozenset((self.sender, *self.recipients))
 
     def reaches(self, power: str) -> bool:
-        """Whether ``power`` may read it: its sender, a recipient, or anyone if sent to all."""
+        """Whether ``power`` may read it: its sender, a recipient, or anyone if sent to all
+        (or, after a swap, the powers whose lists hold it)."""
+        if self.readers is not None:
+            return power in self.readers
         return self.recipients is None or power == self.sender or power in self.recipients
+
+    def swapped(self, first: str, second: str, powers: Sequence[str]) -> Message:
+        """The message after seats ``first`` and ``second`` changed hands before the start:
+        it is in the lists of the players who wrote and received it, wherever they now sit,
+        its sender is its writer's seat now, and it stays addressed as it was written.
+
+        >>> message = Message("S1901M", "FRANCE", ("ENGLAND",), "hi")
+        >>> moved = message.swapped("FRANCE", "GERMANY", ["ENGLAND", "FRANCE", "GERMANY"])
+        >>> moved.sender, moved.recipients, moved.reaches("GERMANY"), moved.reaches("FRANCE")
+        ('GERMANY', ('ENGLAND',), True, False)
+        """
+        names = {first: second, second: first}
+        readers = self.readers
+        if readers is None:
+            readers = frozenset(powers) if self.recipients is None else frozenset((self.sender, *self.recipients))
+        return replace(
+            self,
+            sender=names.get(self.sender, self.sender),
+            readers=frozenset(names.get(power, power) for power in readers),
+        )
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,16 +69,35 @@ class MasterView:
     position: Position
     status: Mapping[str, str]
     filed: Mapping[str, tuple[str, ...]]
-    turns: tuple[TurnRecord, ...]
+    #: Every turn played, read as asked for (a long game's are not all read to show its board).
+    turns: Sequence[TurnRecord]
 
 
 class Game:
     """One game between turns."""
 
-    def __init__(self, record: GameRecord, name: str = "the game") -> None:
-        self.record = record
+    def __init__(self, record: GameRecord | Callable[[], GameRecord], name: str = "the game") -> None:
+        """A game of ``record``, or of the record ``record()`` reads when the game is first
+        asked for it (a store listing games reads none of them)."""
+        self._record: GameRecord | None = None
+        self._read: Callable[[], GameRecord] | None = None
+        if isinstance(record, GameRecord):
+            self._record = record
+        else:
+            self._read = record
         #: How errors name this game (its file, its id).
         self.name = name
+
+    @property
+    def record(self) -> GameRecord:
+        if self._record is None:
+            assert self._read is not None
+            self._record = self._read()
+        return self._record
+
+    @record.setter
+    def record(self, record: GameRecord) -> None:
+        self._record = record
 
     @classmethod
     def create(cls, preset: str, /, **options: Any) -> Game:
@@ -309,7 +328,7 @@ class Game:
             self.record.position,
             self.status(),
             {power: tuple(filed_texts(lines)) for power, lines in self.record.filed.items()},
-            tuple(self.record.history),
+            self.record.history,  # type: ignore[arg-type]
         )
 
     def revealed_history(self) -> list[dict[str, Any]] | None:

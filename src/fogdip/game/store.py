@@ -94,6 +94,7 @@ def table_json(table: Table, messages: Iterable[Message] = ()) -> TableJSON:
                 recipients=None if m.recipients is None else list(m.recipients),
                 body=m.body,
                 claim=m.claim,
+                readers=None if m.readers is None else sorted(m.readers),
             )
             for m in messages
         ],
@@ -130,30 +131,30 @@ def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, 
         set(part.watching),
         Clock(deadline, part.paused_left),
     )
-    press = [
-        Message(m.turn, m.sender, None if m.recipients is None else tuple(m.recipients), m.body, m.claim)
-        for m in part.messages
-    ]
-    return table, press
+    return table, _messages(part)
 
 
 def swapped_press(messages: list[Message], table: Table) -> list[Message]:
-    """The press after the seats the table swapped changed hands: a message goes with the
-    players who wrote and received it."""
+    """The press after the seats the table swapped changed hands (:meth:`Message.swapped`)."""
+    powers = [seat.power for seat in table.seats]
     for event in table.events:
         if isinstance(event, SeatsSwapped):
-            names = {event.first: event.second, event.second: event.first}
-            messages = [
-                Message(
-                    m.turn,
-                    names.get(m.sender, m.sender),
-                    None if m.recipients is None else tuple(sorted(names.get(r, r) for r in m.recipients)),
-                    m.body,
-                    None if m.claim is None else names.get(m.claim, m.claim),
-                )
-                for m in messages
-            ]
+            messages = [message.swapped(event.first, event.second, powers) for message in messages]
     return messages
+
+
+def _messages(part: TableJSON) -> list[Message]:
+    return [
+        Message(
+            m.turn,
+            m.sender,
+            None if m.recipients is None else tuple(m.recipients),
+            m.body,
+            m.claim,
+            None if m.readers is None else frozenset(m.readers),
+        )
+        for m in part.messages
+    ]
 
 
 def readable(messages: Iterable[Message], member: Member) -> list[Message]:
@@ -194,10 +195,7 @@ class _DocumentStore:
         part = self._read(table_id).get("table")
         if not isinstance(part, dict):
             return []
-        return [
-            Message(m.turn, m.sender, None if m.recipients is None else tuple(m.recipients), m.body, m.claim)
-            for m in TableJSON.model_validate(part).messages
-        ]
+        return _messages(TableJSON.model_validate(part))
 
     def _where(self, table_id: str) -> str:
         return f"game {table_id!r}"

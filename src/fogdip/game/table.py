@@ -40,6 +40,7 @@ from fogdip.game.refusals import Refusal, Refused
 from fogdip.game.seats import NOBODY, Actor, Member, Seat
 from fogdip.game.service import Game
 from fogdip.game.settings import ObserverView, PressMode, PressRange, Role, Status, TableSettings, power_named
+from fogdip.game.summary import Summary
 from fogdip.variants import PRESETS, Variant
 from fogdip.variants.filing import LineCheck
 
@@ -116,6 +117,8 @@ class Table:
     events: list[TableEvent] = field(default_factory=list)
     #: Messages sent since the table was loaded, for the store to keep.
     sent: list[Message] = field(default_factory=list)
+    #: The game in brief, where a store listing games gave it without reading the game.
+    summary: Summary | None = None
 
     @classmethod
     def new(

@@ -49,6 +49,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     database = Database(settings.database_url)
     hub = Hub(database)
     reads = ReadCache()
+    database.on_commit(reads.committed)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -18,7 +18,7 @@ import dataclasses
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,6 +43,7 @@ from fogdip.game.press import Message
 from fogdip.game.seats import Member
 from fogdip.game.seats import Seat as TableSeat
 from fogdip.game.settings import SETTING_WORDS, Role, Status, TableSettings
+from fogdip.game.summary import Outcome, Summary
 from fogdip.maps.svg import FogOutlines
 from fogdip.server.events import publish
 from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
@@ -76,6 +77,10 @@ class _Kept:
     drawn: dict[str, FogOutlines] = dataclasses.field(default_factory=dict)
 
 
+#: Where :meth:`ReadCache.saved` lists, in a session's ``info``, the games its transaction saved.
+_SAVED = "fogdip.saved"
+
+
 class ReadCache:
     """Each game's variant and position as last read, by id and version (every save that
     changes the game raises it), so that a request does not build the variant again; and the
@@ -88,22 +93,40 @@ class ReadCache:
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = threading.Lock()
 
-    def position(self, row: GameRow, read: Any) -> tuple[Variant, Position]:
+    def position(self, row: GameRow, read: Callable[[], tuple[Any, int]]) -> tuple[Variant, Position]:
         """The game's variant and position: each request its own position object, so that
         what the layers work out from it and keep with it (``GameState.memo``) is never
-        written by two threads at once."""
+        written by two threads at once. ``read`` reads the position and its version."""
         with self._lock:
             kept = self._kept.get(row.id)
             if kept is not None and kept.version == row.version:
                 self._kept.move_to_end(row.id)
                 return kept.variant, _own(kept.position)
-        variant, position = position_from_document(read())
+        document, version = read()
+        variant, position = position_from_document(document)
+        self._keep(row.id, version, variant, position)
+        return variant, _own(position)
+
+    def _keep(self, game_id: str, version: int, variant: Variant, position: Position) -> None:
         with self._lock:
-            self._kept[row.id] = _Kept(row.version, variant, position)
-            self._kept.move_to_end(row.id)
+            kept = self._kept.get(game_id)
+            if kept is not None and kept.version >= version:
+                return  # as new, or newer, kept already
+            self._kept[game_id] = _Kept(version, variant, _own(position))
+            self._kept.move_to_end(game_id)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
-        return variant, _own(position)
+
+    def saved(self, session: Session, game_id: str, version: int, variant: Variant, position: Position) -> None:
+        """A transaction saved the game at ``version``: keep it once it commits, so that the
+        first read after a turn takes no longer than the next (how long a read takes never
+        tells whether anyone read the game since)."""
+        session.info.setdefault(_SAVED, []).append((game_id, version, variant, _own(position)))
+
+    def committed(self, session: Session) -> None:
+        """Keep each game the committed transaction saved (:meth:`saved`)."""
+        for game_id, version, variant, position in session.info.pop(_SAVED, ()):
+            self._keep(game_id, version, variant, position)
 
     def drawn(self, table: Table, viewer: str) -> FogOutlines:
         with self._lock:
@@ -350,31 +373,31 @@ class SqlStore:
                     select(Observer.game_id).where(Observer.user_id == user_id, Observer.game_id.in_(ids))
                 ).scalars()
             )
-        return [self.table_of(row, user_id, seats=seats[row.id], watching=row.id in watched) for row in rows]
+        return [
+            self.table_of(row, user_id, seats=seats[row.id], watching=row.id in watched, summary=True) for row in rows
+        ]
 
     def table_of(
-        self, row: GameRow, user_id: int | None = None, *, seats: list[Seat] | None = None, watching: bool | None = None
+        self,
+        row: GameRow,
+        user_id: int | None = None,
+        *,
+        seats: list[Seat] | None = None,
+        watching: bool | None = None,
+        summary: bool = False,
     ) -> Table:
         """The table a game's row holds (with whether ``user_id`` watches it, unless
-        ``watching`` says; its seats read unless given)."""
+        ``watching`` says; its seats read unless given). With ``summary`` its game is read
+        only if a rule asks for it: its page is made from what the row keeps beside it."""
         if seats is None:
             seats = list(self.session.execute(statements().seats, {"game": row.id}).scalars())
-        variant, position = self.reads.position(row, lambda: self._position(row.id))
-        filed = _FiledOnSeats(seats)
-        record = GameRecord(
-            variant,
-            position,
-            filed,
-            _StoredHistory(self.session, row.id, row.turns_played),
-            _StoredKnowledge(self.session, row.id),
-            None if row.ending is None else Ending(tuple(row.ending["draw"]), row.ending["turn"]),
-        )
+        read_seats = seats
         watchers: set[str] = set()
         if user_id is not None and (self._watches(row.id, user_id) if watching is None else watching):
             watchers.add(str(user_id))
         table = Table(
             row.id,
-            Game(record, f"game {row.id}"),
+            Game(lambda: self._record(row, read_seats), f"game {row.id}"),
             settings_of(row),
             Status(row.status),
             str(row.master_id),
@@ -386,15 +409,33 @@ class SqlStore:
             watchers,
             Clock(row.deadline_at, row.paused_left),
             row.version,
+            summary=_summary(row) if summary else None,
         )
+        if not summary:
+            table.game.record  # noqa: B018 - read now, in this request's transaction, as a rule will
         self._rows[row.id] = (row, seats, frozenset(watchers))
         return table
 
-    def _position(self, game_id: str) -> Any:
-        position = self.session.execute(select(GameRow.position).where(GameRow.id == game_id)).scalar_one()
+    def _record(self, row: GameRow, seats: list[Seat]) -> GameRecord:
+        variant, position = self.reads.position(row, lambda: self._position(row.id))
+        return GameRecord(
+            variant,
+            position,
+            _FiledOnSeats(seats),
+            _StoredHistory(self.session, row.id, row.turns_played),
+            _StoredKnowledge(self.session, row.id),
+            None if row.ending is None else Ending(tuple(row.ending["draw"]), row.ending["turn"]),
+        )
+
+    def _position(self, game_id: str) -> tuple[Any, int]:
+        """The game's position and the version it belongs to, in one read (under PostgreSQL's
+        read committed, the row read earlier may be older than the position read now)."""
+        position, version = self.session.execute(
+            select(GameRow.position, GameRow.version).where(GameRow.id == game_id)
+        ).one()
         if position is None:  # kept whole by an earlier fogdip, and it could not be read
             raise DamagedGame(f"game {game_id} is kept whole as an earlier fogdip kept it: run fogdip db upgrade")
-        return position
+        return position, int(version)
 
     def _watches(self, game_id: str, user_id: int) -> bool:
         return self.session.execute(statements().watching, {"game": game_id, "user": user_id}).first() is not None
@@ -419,6 +460,7 @@ class SqlStore:
             updated_at=moment,
             turns_played=0,
         )
+        filed = game.record.filed
         seats = [
             Seat(
                 game_id=row.id,
@@ -428,7 +470,8 @@ class SqlStore:
                 ready=s.ready,
                 draw=s.draw,
                 read=s.read,
-                filed=None,
+                # What the game holds filed for its next turn (an imported game file may).
+                filed=None if s.power not in filed else json.dumps(filed_texts(filed[s.power])),
             )
             for s in table.seats
         ]
@@ -487,6 +530,7 @@ class SqlStore:
             row.version = table.version if table.version > row.version else row.version + 1
             table.version = row.version
             row.updated_at = moment
+            self.reads.saved(self.session, row.id, row.version, game.variant, game.position)
         ending = game.record.ending
         row.ending = None if ending is None else {"draw": list(ending.draw), "turn": ending.turn}
         row.turn = game.turn
@@ -557,14 +601,14 @@ class SqlStore:
         self.session.add_all(Delivery(game_id=row.id, reader=reader, message_id=kept.id) for reader in readers)
 
     def _swap_press(self, game_id: str, first: str, second: str) -> None:
-        """Before the start, two seats changed hands: their press goes with their players."""
+        """Before the start, two seats changed hands: their press goes with their players (each
+        reader's list, and the sender of what each wrote), and every message stays addressed
+        as it was written, so that nobody else's messages change (:meth:`Message.swapped`)."""
         names = {first: second, second: first}
-        for kept in self.session.execute(select(MessageRow).where(MessageRow.game_id == game_id)).scalars():
-            kept.sender = names.get(kept.sender, kept.sender)
-            if kept.shown_as is not None:
-                kept.shown_as = names.get(kept.shown_as, kept.shown_as)
-            if kept.recipients != ALL:
-                kept.recipients = ",".join(sorted(names.get(r, r) for r in kept.recipients.split(",")))
+        for kept in self.session.execute(
+            select(MessageRow).where(MessageRow.game_id == game_id, MessageRow.sender.in_([first, second]))
+        ).scalars():
+            kept.sender = names[kept.sender]
         for reader in (first, second):
             self.session.execute(
                 update(Delivery)
@@ -623,6 +667,15 @@ class SqlStore:
             f'"filed":{json.dumps(filed_texts(filed or []))},"reports":[{",".join(reports)}],'
             f'"knowledge":{knowledge},"revealed_history":{json.dumps(revealed)}}}'
         )
+
+
+def _summary(row: GameRow) -> Summary:
+    """The game in brief, as its row keeps it beside the game (its turn, variant, outcome)."""
+    outcome = None
+    if row.outcome:
+        told = json.loads(row.outcome)
+        outcome = Outcome(told["result"], tuple(told["powers"]), told.get("agreed"), bool(told.get("revealed")))
+    return Summary(row.turn, row.variant_name, outcome)
 
 
 def settings_of(row: GameRow) -> TableSettings:
