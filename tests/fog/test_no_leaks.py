@@ -36,7 +36,7 @@ from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from fogdip.bots.random_bot import random_orders
-from fogdip.engine import Convoy, GameState, Phase, Resolution, SupportHold, SupportMove, Unit, get_rules
+from fogdip.engine import Convoy, GameState, Move, Phase, Resolution, SupportHold, SupportMove, Unit, get_rules
 from fogdip.engine.judge import solo_winner, take_centers
 from fogdip.engine.outcomes import OrderResult
 from fogdip.fog import FOG_RULES, DeadmanRules, Knowledge, Notice, Observation, SeenOrder, SeenUnit
@@ -100,10 +100,17 @@ def own_provinces(state: GameState, power: str) -> set[str]:
 
 
 def neighbourhood(rules: FogRules, record: Resolution, power: str) -> frozenset[str]:
-    """R: provinces within two steps of the power's units and centres and of what it sees,
-    before and after the phase."""
+    """R: provinces within two steps of the power's units and centres, of what it sees before
+    and after the phase, and of where its units were ordered to move: a moving unit watches its
+    destination (seed 000), and a convoyed army's may lie far from anything the power holds."""
     core = own_provinces(record.before, power) | own_provinces(record.after, power)
     core |= rules.visible_provinces(record.before, power) | rules.visible_provinces(record.after, power)
+    board = record.before.board
+    core |= {
+        board.province_of(r.order.target)
+        for r in record.orders
+        if r.power == power and isinstance(r.order, Move)
+    }
     return ball(core, 2)
 
 

@@ -40,7 +40,7 @@ def next_message(connection: ClientConnection, kind: str, timeout: float = 15) -
 def test_a_member_hears_of_each_new_phase(server: ServerProcess) -> None:
     master, _ = signed_up(server, "master")
     france, token = signed_up(server, "france")
-    game = master.create_game("fog-of-war")
+    game = master.create_game("fog-of-war", deadlines={"movement": 3600, "retreats": 3600})
     france.join(game.id, "FRANCE", invite=game.invite)
     master.start(game.id)
     with open_stream(server, game.id, token) as stream:
@@ -48,8 +48,10 @@ def test_a_member_hears_of_each_new_phase(server: ServerProcess) -> None:
         assert (hello["game"], hello["turn"], hello["status"]) == (game.id, "S1901M", "active")
         master.adjudicate(game.id)
         assert next_message(stream, "phase") == {"type": "phase", "game": game.id, "turn": "S1901R"}
+        assert next_message(stream, "deadline")["deadline"] is not None  # the retreats' deadline
         master.pause(game.id)
-        assert next_message(stream, "deadline")["turn"] == "S1901R"
+        stopped = next_message(stream, "deadline")
+        assert (stopped["turn"], stopped["deadline"]) == ("S1901R", None)
 
 
 def test_a_stranger_s_stream_is_refused_alike_whether_the_game_exists(server: ServerProcess) -> None:
