@@ -106,11 +106,7 @@ def neighbourhood(rules: FogRules, record: Resolution, power: str) -> frozenset[
     core = own_provinces(record.before, power) | own_provinces(record.after, power)
     core |= rules.visible_provinces(record.before, power) | rules.visible_provinces(record.after, power)
     board = record.before.board
-    core |= {
-        board.province_of(r.order.target)
-        for r in record.orders
-        if r.power == power and isinstance(r.order, Move)
-    }
+    core |= {board.province_of(r.order.target) for r in record.orders if r.power == power and isinstance(r.order, Move)}
     return ball(core, 2)
 
 
