@@ -10,6 +10,7 @@ import dataclasses
 import datetime
 import enum
 import importlib
+import pathlib
 import pkgutil
 import random
 import re
@@ -68,6 +69,8 @@ _IMMUTABLE = (
     __future__._Feature,
     # a time zone, such as datetime.UTC: an immutable value
     datetime.timezone,
+    # a path (where the site's static files are): an immutable value
+    pathlib.PurePath,
 )
 
 

@@ -54,14 +54,14 @@ def serve(
     directory, nothing to set up; its migrations are applied at start."""
     import uvicorn
 
-    from fogdip.server.app import create_app
     from fogdip.server.config import Settings
+    from fogdip.web import create_site
 
     with errors():
         proxies = tuple(trusted_proxy) if trusted_proxy else None
         settings = _settings(data, database, host=host, port=port, trusted_proxies=proxies)
         assert isinstance(settings, Settings)
-        app = create_app(settings)
+        app = create_site(settings)
     where = (
         f"the embedded SQLite database {settings.data_dir / 'fogdip.sqlite3'} (one process)"
         if settings.is_sqlite

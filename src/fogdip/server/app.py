@@ -17,7 +17,7 @@ from types import MappingProxyType
 import anyio.to_thread
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from sqlalchemy.exc import DataError
 from starlette.datastructures import Headers
@@ -76,7 +76,10 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
         summary="Diplomacy with hidden information: fog of war, blind and gunboat variants.",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/docs",
+        # The API's description is drawn at /docs by the site (fogdip.web), from files it serves
+        # itself: FastAPI's own page fetches Swagger UI from a CDN.
+        docs_url=None,
+        redoc_url=None,
         # No redirects to a slash-ended path: they would echo the request's Host header.
         redirect_slashes=False,
     )
@@ -99,10 +102,6 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app.include_router(stream.router)
     _errors(app)
     _limits(app, settings)
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home() -> str:
-        return _HOME
 
     @app.get("/healthz", tags=["server"], summary="Is the server up, and its database reachable")
     @one_hop
@@ -405,18 +404,3 @@ def _client_key(headers: Headers, address: str) -> str:
     """Whose requests these are: the token or session (hashed), else the address."""
     credential = headers.get("authorization") or cookie_parser(headers.get("cookie", "")).get(auth.COOKIE)
     return "c:" + token_digest(credential) if credential else address
-
-
-_HOME = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>fogdip</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}</style>
-</head><body>
-<h1>fogdip</h1>
-<p>A server for Diplomacy with hidden information: fog of war, blind and gunboat variants.
-Each player sees exactly what its power may know, and nothing else.</p>
-<p>The API is described, and can be tried, at <a href="/docs">/docs</a>. Sign up with
-<code>POST /api/v1/accounts</code>, create a game with <code>POST /api/v1/games</code>.</p>
-<p>The web interface comes next. Server health: <a href="/healthz">/healthz</a>.</p>
-</body></html>
-"""

@@ -72,7 +72,11 @@ def caller_of(request: Request, state: ServerState) -> Caller | None:
 
 
 def caller_from(
-    headers: Mapping[str, str], cookies: Mapping[str, str], method: str, state: ServerState
+    headers: Mapping[str, str],
+    cookies: Mapping[str, str],
+    method: str,
+    state: ServerState,
+    csrf: str | None = None,
 ) -> Caller | None:
     """The account behind a request's headers and cookies (a WebSocket's handshake too)."""
     header = headers.get("authorization", "")
@@ -92,7 +96,7 @@ def caller_from(
         found = connection.execute(statements().session_caller, {"digest": token_digest(secret)}).first()
     if found is None or found.expires_at < _now():
         return None
-    if method not in _SAFE and not same(headers.get(CSRF_HEADER, ""), found.csrf_token):
+    if method not in _SAFE and not same(csrf if csrf is not None else headers.get(CSRF_HEADER, ""), found.csrf_token):
         raise ApiError(
             403, "csrf", f"a change made with a session cookie must send the session's CSRF token in {CSRF_HEADER}"
         )
@@ -130,7 +134,13 @@ MaybeSignedIn = Annotated[Caller | None, Depends(maybe_signed_in), SignInCheck(m
 @router.post("/accounts", status_code=201, response_model=AccountOut, summary="Sign up")
 @in_lane(PASSWORDS)
 def sign_up(body: Credentials, state: Server) -> AccountOut:
-    name, password = _check_name(body.name), _check_password(body.password)
+    return create_account(state, body.name, body.password)
+
+
+def create_account(state: ServerState, name: str, password: str) -> AccountOut:
+    """A new account (the API's sign-up and the first page's): the first of a server is its
+    admin. Run in the passwords' lane (its hash is slow work)."""
+    name, password = _check_name(name), _check_password(password)
     with state.db.transaction() as session:
         if session.execute(select(User.id).where(User.name_key == name.casefold())).first() is not None:
             raise conflict(f"the name {name!r} is taken; choose another")
@@ -151,16 +161,25 @@ def sign_up(body: Credentials, state: Server) -> AccountOut:
 @router.post("/session", response_model=SessionOut, summary="Sign in: sets the session cookie")
 @in_lane(PASSWORDS)
 def sign_in(body: Credentials, request: Request, response: Response, state: Server) -> SessionOut:
-    # Checked in the lane, where sign-ins run one at a time: no burst gets past the count.
-    name_key, address = body.name.casefold(), address_of(request.scope)
+    signed, secret = open_session(state, body.name, body.password, address_of(request.scope))
+    set_session_cookie(response, secret, state)
+    return signed
+
+
+def open_session(state: ServerState, name: str, password: str, address: str) -> tuple[SessionOut, str]:
+    """A new session for the account ``name`` with ``password`` (the API's sign-in and the
+    first page's): the session's answer and its secret, for the cookie. Failed sign-ins are
+    throttled per name and address. Run in the passwords' lane, where sign-ins run one at a
+    time: no burst gets past the count."""
+    name_key = name.casefold()
     throttled = state.sign_ins.check(name_key, address)
     if throttled is not None:
         raise slow_down("sign-in-throttled", throttled.message, throttled.wait)
     with state.db.reading() as session:
         user = session.execute(select(User).where(User.name_key == name_key)).scalar_one_or_none()
     if user is None:
-        dummy_verify(body.password)
-    if user is None or not verify_password(user.password_hash, body.password):
+        dummy_verify(password)
+    if user is None or not verify_password(user.password_hash, password):
         state.sign_ins.failed(name_key, address)
         raise ApiError(401, "bad-credentials", "that name and password do not match an account")
     state.sign_ins.succeeded(name_key, address)
@@ -175,6 +194,10 @@ def sign_in(body: Credentials, request: Request, response: Response, state: Serv
                 expires_at=_now() + timedelta(days=SESSION_DAYS),
             )
         )
+    return SessionOut(name=user.name, is_admin=user.is_admin, csrf_token=csrf), secret
+
+
+def set_session_cookie(response: Response, secret: str, state: ServerState) -> None:
     response.set_cookie(
         COOKIE,
         secret,
@@ -184,19 +207,34 @@ def sign_in(body: Credentials, request: Request, response: Response, state: Serv
         secure=state.settings.secure_cookies,
         path="/",
     )
-    return SessionOut(name=user.name, is_admin=user.is_admin, csrf_token=csrf)
+
+
+def end_session(state: ServerState, secret: str | None) -> None:
+    """The session of the cookie ``secret`` ends (signed out)."""
+    if not secret:
+        return
+    with state.db.transaction() as session:
+        found = session.execute(select(Session).where(Session.secret_hash == token_digest(secret))).scalar_one_or_none()
+        if found is not None:
+            session.delete(found)
+
+
+def session_csrf(state: ServerState, cookies: Mapping[str, str]) -> str | None:
+    """The CSRF token of the session a browser's cookie names (``None``: no live session)."""
+    secret = cookies.get(COOKIE)
+    if not secret:
+        return None
+    with state.db.lookup() as connection:
+        found = connection.execute(statements().session_caller, {"digest": token_digest(secret)}).first()
+    if found is None or found.expires_at < _now():
+        return None
+    token: str = found.csrf_token
+    return token
 
 
 @router.delete("/session", status_code=204, summary="Sign out")
 def sign_out(request: Request, response: Response, state: Server, caller: SignedIn) -> None:
-    secret = request.cookies.get(COOKIE)
-    if secret:
-        with state.db.transaction() as session:
-            found = session.execute(
-                select(Session).where(Session.secret_hash == token_digest(secret))
-            ).scalar_one_or_none()
-            if found is not None:
-                session.delete(found)
+    end_session(state, request.cookies.get(COOKIE))
     response.delete_cookie(COOKIE, path="/")
 
 

@@ -1,0 +1,285 @@
+"""A game's page: a player's own map and report, its orders with each line's verdict, its ready
+mark and press; the game master's console; what an observer may see; and, for anyone of an
+open game, its seats to join. Every change goes through the same table rules as the API
+(:mod:`fogdip.server.tables`), and every view of the board is the one the API gives that member
+(:func:`fogdip.game.pages.sight_of`): a page carries nothing its member's API answers do not.
+
+The parts of the page a new phase changes (the map, the report, the orders) are one partial,
+``/games/{id}/board``, which the page's script asks for again when the live stream says so.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Annotated, Any
+
+from fastapi import Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from fogdip.engine.errors import FogdipError
+from fogdip.fog.report import observation_text
+from fogdip.game import Actor, Refusal, Refused, Role, Table
+from fogdip.game.pages import NO_BOARD, Sight, page_of, sight_of
+from fogdip.game.press import shown, unread
+from fogdip.game.seats import Member
+from fogdip.maps import master_scene_of, power_scene_of, render_svg
+from fogdip.server.auth import Caller, Server
+from fogdip.server.errors import ApiError
+from fogdip.server.routing import Router
+from fogdip.server.state import ServerState
+from fogdip.server.store import SqlStore, now
+from fogdip.server.tables import actor, bots, changing, reading
+from fogdip.variants.record import filed_texts
+from fogdip.web.pages import context, pages_of, visitor
+
+router = Router(include_in_schema=False)
+
+Csrf = Annotated[str, Form(alias="csrf_token")]
+Turn = Annotated[str, Form()]
+
+#: An SVG document's own prologue: the page holds the drawing inline, without it.
+_PROLOGUE = re.compile(r"^<\?xml[^>]*>\s*", re.S)
+
+
+def _svg(document: str) -> str:
+    return _PROLOGUE.sub("", document)
+
+
+def _not_found(request: Request, state: ServerState, caller: Caller | None) -> Response:
+    return pages_of(request).render(
+        "message.html",
+        context(request, state, caller, title="No such game", message=Refusal.not_found().message),
+        404,
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(
+    game_id: str,
+    request: Request,
+    state: Server,
+    phase: Annotated[str | None, Query()] = None,
+) -> Response:
+    caller = visitor(request, state)
+    try:
+        with reading(state, caller, game_id) as (store, table):
+            who = actor(caller)
+            board = _board(store, table, who, phase)
+            page = page_of(table, table.visible(who))
+    except Refusal:
+        return _not_found(request, state, caller)
+    return pages_of(request).render("game.html", context(request, state, caller, page=page, **board))
+
+
+@router.get("/games/{game_id}/board", response_class=HTMLResponse)
+def board_partial(
+    game_id: str, request: Request, state: Server, phase: Annotated[str | None, Query()] = None
+) -> Response:
+    """The parts of the game page a new phase changes, for the page's script."""
+    caller = visitor(request, state)
+    try:
+        with reading(state, caller, game_id) as (store, table):
+            who = actor(caller)
+            board = _board(store, table, who, phase)
+            page = page_of(table, table.visible(who))
+    except Refusal:
+        return _not_found(request, state, caller)
+    return pages_of(request).render("_board.html", context(request, state, caller, page=page, **board))
+
+
+def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict[str, Any]:
+    """What ``who`` may see of the board, as the API would give it."""
+    out: dict[str, Any] = {"sight": None, "map": None, "report": None, "phases": [], "phase": phase}
+    member = table.visible(who)
+    try:
+        sight, _member = sight_of(table, who)
+    except Refusal as refusal:
+        out["no_board"] = refusal.message if member.role is Role.OBSERVER else None
+        return out
+    out["sight"] = sight.value
+    game = table.game
+    try:
+        if sight is Sight.POWER and member.power is not None:
+            reports = game.reports(member.power)
+            out["phases"] = [report.phase for report in reports if not report.opening]
+            scene = power_scene_of(game, member.power, phase)
+            chosen = next((r for r in reports if not r.opening and r.phase == phase), None) if phase else None
+            out["report"] = observation_text(chosen or reports[-1])
+            filed = game.record.filed.get(member.power)
+            out["filed"] = "\n".join(filed_texts(filed)) if filed is not None else ""
+            out["unordered"] = game.unordered(member.power)
+            own = [unit for unit in reports[-1].units if unit.owner == member.power and not unit.dislodged]
+            out["example"] = f"{own[0]} H" if own else "A PAR - BUR"
+            out["messages"], out["unread"] = _press(store, table, member)
+        else:
+            out["phases"] = game.record.history.names()
+            scene = master_scene_of(game, phase)
+    except FogdipError as exc:
+        out["error"] = str(exc)
+        return out
+    # A player's map shows the part of the board it knows, enlarged (on a phone it reads
+    # without zooming); the game master's and an observer's, the whole board.
+    out["map"] = _svg(render_svg(scene, crop=sight is Sight.POWER and phase is None))
+    return out
+
+
+def _press(store: SqlStore, table: Table, member: Member) -> tuple[list[Any], int]:
+    if table.settings.press.value in ("none", "gunboat") or member.power is None:
+        return [], 0
+    listed = [
+        shown(message, index, member, table.settings.press)
+        for index, message in enumerate(store.messages(table, member), 1)
+    ]
+    return listed, unread(listed, table.seat(member.power).read)
+
+
+# --- changes ---------------------------------------------------------------------------------
+
+
+def _acting(request: Request, state: ServerState, csrf: str) -> Caller:
+    try:
+        caller = visitor(request, state, csrf)
+    except ApiError as exc:
+        raise Refusal.forbidden(exc.message) from None
+    if caller is None:
+        raise Refusal.forbidden("sign in first")
+    return caller
+
+
+@router.post("/games/{game_id}/orders", response_class=HTMLResponse)
+def file_orders(
+    game_id: str,
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    turn: Turn,
+    lines: Annotated[str, Form()] = "",
+) -> Response:
+    """Orders typed or clicked, as lines: every line's verdict beside it; nothing filed if one
+    is refused, and nothing typed is lost."""
+    written = [line.strip() for line in lines.splitlines() if line.strip()]
+    verdicts: list[Any] = []
+    note, filed = None, False
+    try:
+        caller = _acting(request, state, csrf)
+        with changing(state, caller, game_id) as (_store, table):
+            verdicts = table.file(actor(caller), written, turn=turn)
+            filed = True
+            unordered = table.game.unordered(table.member(actor(caller)).power or "")
+            note = f"Filed for {turn}." + (f" {unordered} of your units have no order yet." if unordered else "")
+    except Refusal as refusal:
+        if refusal.kind is Refused.LINES:
+            verdicts = list(refusal.lines)
+            note = "Nothing was filed: fix the lines marked, and file again."
+        else:
+            note = refusal.message
+    return pages_of(request).render(
+        "_verdicts.html", {"verdicts": verdicts, "note": note, "filed": filed, "lines": written}
+    )
+
+
+@router.post("/games/{game_id}/ready", response_class=HTMLResponse)
+def mark_ready(
+    game_id: str,
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    turn: Turn,
+    ready: Annotated[bool, Form()] = True,
+) -> Response:
+    player, rng = bots()
+    try:
+        caller = _acting(request, state, csrf)
+        with changing(state, caller, game_id) as (_store, table):
+            marked = table.mark_ready(actor(caller), ready, turn=turn, moment=now(), bots=player, rng=rng)
+    except Refusal as refusal:
+        return pages_of(request).render("_note.html", {"note": refusal.message})
+    if marked.played is not None:
+        note = f"Every seat was ready: {marked.played} is played. The board shows {marked.next} now."
+    elif ready:
+        left = f" ({marked.unordered} of your units have no order: they hold.)" if marked.unordered else ""
+        note = f"Ready for {turn}.{left} The turn is played once every seat is ready, or at its deadline."
+    else:
+        note = "Not ready."
+    return pages_of(request).render("_note.html", {"note": note, "played": marked.played is not None})
+
+
+def _redirect_back(game_id: str) -> Response:
+    return RedirectResponse(f"/games/{game_id}", status_code=303)
+
+
+def _change(request: Request, state: ServerState, csrf: str, game_id: str, rule: Any) -> Response:
+    """A change from a form of the game page: done by the table's rule, then the page again
+    (or the page with why not)."""
+    try:
+        caller = _acting(request, state, csrf)
+        with changing(state, caller, game_id) as (_store, table):
+            rule(table, actor(caller))
+    except Refusal as refusal:
+        asking = visitor(request, state)
+        if refusal.kind is Refused.NOT_FOUND:
+            return _not_found(request, state, asking)
+        return pages_of(request).render(
+            "message.html",
+            context(request, state, asking, title="Not done", message=refusal.message, back=f"/games/{game_id}"),
+            400,
+        )
+    return _redirect_back(game_id)
+
+
+@router.post("/games/{game_id}/join")
+def join(game_id: str, request: Request, state: Server, csrf: Csrf, power: Annotated[str, Form()] = "") -> Response:
+    return _change(
+        request, state, csrf, game_id, lambda table, who: table.join(who, power or None, None, random.SystemRandom())
+    )
+
+
+@router.post("/games/{game_id}/observe")
+def observe(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
+    return _change(request, state, csrf, game_id, lambda table, who: table.observe(who))
+
+
+@router.post("/games/{game_id}/bots")
+def seat_bots(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
+    return _change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who))
+
+
+@router.post("/games/{game_id}/start")
+def start(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
+    moment = now()
+    return _change(request, state, csrf, game_id, lambda table, who: table.start(who, moment))
+
+
+@router.post("/games/{game_id}/adjudicate")
+def adjudicate(game_id: str, request: Request, state: Server, csrf: Csrf, turn: Turn) -> Response:
+    moment = now()
+    player, rng = bots()
+    return _change(
+        request,
+        state,
+        csrf,
+        game_id,
+        lambda table, who: table.adjudicate(who, turn=turn, moment=moment, bots=player, rng=rng),
+    )
+
+
+@router.post("/games/{game_id}/draw")
+def vote_draw(game_id: str, request: Request, state: Server, csrf: Csrf, vote: Annotated[bool, Form()]) -> Response:
+    return _change(request, state, csrf, game_id, lambda table, who: table.vote_draw(who, vote))
+
+
+@router.post("/games/{game_id}/messages")
+def send(
+    game_id: str,
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    body: Annotated[str, Form()],
+    to: Annotated[list[str], Form()],
+) -> Response:
+    recipients: list[str] | str = "all" if "all" in to else to
+    return _change(request, state, csrf, game_id, lambda table, who: table.send(who, recipients, body))
+
+
+__all__ = ["NO_BOARD", "router"]

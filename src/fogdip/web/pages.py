@@ -1,0 +1,233 @@
+"""The site's first pages: what fogdip is, signing up and in, and, signed in, a game against
+bots in one click, one's games, open games to join, and a new game. Each page and form is a
+thin adapter over the same use cases as the API (:mod:`fogdip.game.table` through
+:mod:`fogdip.server.tables`): a page can never allow what the API refuses.
+
+Forms post with the session's CSRF token in a hidden field (a script sends it as the API's
+header); an answer to a form that changed something is a redirect (the page a reload shows
+is never a resubmission).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any
+
+from fastapi import Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import or_, select
+
+from fogdip.codec.api import GameIn
+from fogdip.game import Refusal, Role, Status, Table
+from fogdip.game.pages import page_of
+from fogdip.server.auth import (
+    COOKIE,
+    PASSWORDS,
+    Caller,
+    Server,
+    caller_from,
+    create_account,
+    end_session,
+    open_session,
+    session_csrf,
+    set_session_cookie,
+)
+from fogdip.server.errors import ApiError
+from fogdip.server.games import keep, new_table
+from fogdip.server.limits import address_of
+from fogdip.server.models import GameRow, Observer, Seat
+from fogdip.server.routing import Router, in_lane
+from fogdip.server.state import ServerState
+from fogdip.server.store import SqlStore, now
+from fogdip.server.tables import actor
+from fogdip.variants.options import PRESET_SUMMARIES
+from fogdip.web.render import Pages
+
+router = Router(include_in_schema=False)
+
+#: The presets offered for a game against bots, in the order shown (fog first).
+PLAYABLE = ("fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898", "standard")
+
+Csrf = Annotated[str, Form(alias="csrf_token")]
+
+
+def pages_of(request: Request) -> Pages:
+    """The site's templates (kept on the app)."""
+    pages: Pages = request.app.state.pages
+    return pages
+
+
+def visitor(request: Request, state: ServerState, csrf: str | None = None) -> Caller | None:
+    """Who is asking: a browser's session (a change must carry its CSRF token, from the form
+    or the header), or a token; ``None`` for someone not signed in."""
+    return caller_from(request.headers, request.cookies, request.method, state, csrf=csrf)
+
+
+def context(request: Request, state: ServerState, caller: Caller | None, **more: Any) -> dict[str, Any]:
+    """What every page knows: who is signed in and their session's CSRF token."""
+    return {
+        "me": caller,
+        "csrf": session_csrf(state, request.cookies) if caller is not None else None,
+        "path": request.url.path,
+        **more,
+    }
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, state: Server) -> Response:
+    caller = visitor(request, state)
+    return _home(request, state, caller)
+
+
+def _home(
+    request: Request, state: ServerState, caller: Caller | None, error: str | None = None, status: int = 200
+) -> Response:
+    pages = pages_of(request)
+    more: dict[str, Any] = {"error": error, "presets": [(name, PRESET_SUMMARIES[name]) for name in PLAYABLE]}
+    if caller is not None:
+        more.update(_lobby(state, caller))
+    return pages.render("home.html", context(request, state, caller, **more), status)
+
+
+def _lobby(state: ServerState, caller: Caller) -> dict[str, Any]:
+    """The signed-in first page's lists: one's own games (with orders due and deadlines) and
+    open games one may join."""
+    who = actor(caller)
+    mine, open_games = [], []
+    with state.db.reading() as session:
+        seated = select(Seat.game_id).where(Seat.user_id == caller.user_id)
+        watched = select(Observer.game_id).where(Observer.user_id == caller.user_id)
+        rows = list(
+            session.execute(
+                select(GameRow)
+                .where(
+                    or_(
+                        GameRow.private.is_(False),
+                        GameRow.master_id == caller.user_id,
+                        GameRow.id.in_(seated),
+                        GameRow.id.in_(watched),
+                    )
+                )
+                .order_by(GameRow.created_at.desc())
+                .limit(200)
+            ).scalars()
+        )
+        for table in SqlStore(session, state.reads).listed(rows, caller.user_id):
+            member = table.member(who)
+            page = page_of(table, member)
+            if member.role is Role.NONE:
+                if table.status in (Status.FORMING, Status.ACTIVE) and any(not s.taken for s in table.seats):
+                    open_games.append(page)
+                continue
+            due = (
+                member.is_player
+                and table.status is Status.ACTIVE
+                and member.power is not None
+                and member.power not in table.game.record.filed
+                and member.power in table.still_in()
+            )
+            mine.append((page, due))
+    return {"mine": mine, "open_games": open_games}
+
+
+@router.post("/signup")
+@in_lane(PASSWORDS)
+def sign_up(
+    request: Request,
+    state: Server,
+    name: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+) -> Response:
+    try:
+        create_account(state, name, password)
+        _signed, secret = open_session(state, name, password, address_of(request.scope))
+    except ApiError as exc:
+        return _home(request, state, None, exc.message, exc.status)
+    answer = RedirectResponse("/", status_code=303)
+    set_session_cookie(answer, secret, state)
+    return answer
+
+
+@router.post("/signin")
+@in_lane(PASSWORDS)
+def sign_in(
+    request: Request,
+    state: Server,
+    name: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+) -> Response:
+    try:
+        _signed, secret = open_session(state, name, password, address_of(request.scope))
+    except ApiError as exc:
+        return _home(request, state, None, exc.message, exc.status)
+    answer = RedirectResponse("/", status_code=303)
+    set_session_cookie(answer, secret, state)
+    return answer
+
+
+@router.post("/signout")
+def sign_out(request: Request, state: Server, csrf: Csrf) -> Response:
+    if visitor(request, state, csrf) is not None:
+        end_session(state, request.cookies.get(COOKIE))
+    answer = RedirectResponse("/", status_code=303)
+    answer.delete_cookie(COOKIE, path="/")
+    return answer
+
+
+def _signed_in(request: Request, state: ServerState, csrf: str) -> Caller:
+    try:
+        caller = visitor(request, state, csrf)
+    except ApiError as exc:
+        raise Refusal.forbidden(exc.message) from None
+    if caller is None:
+        raise Refusal.forbidden("sign in first")
+    return caller
+
+
+@router.post("/play")
+def play_against_bots(
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    preset: Annotated[str, Form()],
+    power: Annotated[str, Form()] = "",
+) -> Response:
+    """A game against six bots, started at once: one click from the first page."""
+    try:
+        caller = _signed_in(request, state, csrf)
+        made = new_table(GameIn(preset=preset, name="", private=True), caller)
+        table = Table.against_bots(
+            made.id,
+            made.game,
+            made.settings.with_changes(name=f"{preset} against bots"),
+            actor(caller),
+            power or None,
+            moment=now(),
+            invite=made.invite,
+            rng=random.SystemRandom(),
+        )
+        keep(state, table)
+    except Refusal as refusal:
+        return _home(request, state, visitor(request, state), refusal.message, 400)
+    return RedirectResponse(f"/games/{table.id}", status_code=303)
+
+
+@router.post("/new")
+def create_game(
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    preset: Annotated[str, Form()],
+    name: Annotated[str, Form()] = "",
+    private: Annotated[bool, Form()] = False,
+) -> Response:
+    """A new game one masters: seats to fill, bots to seat, then its start."""
+    try:
+        caller = _signed_in(request, state, csrf)
+        table = keep(state, new_table(GameIn(preset=preset, name=name, private=private), caller))
+    except Refusal as refusal:
+        return _home(request, state, visitor(request, state), refusal.message, 400)
+    return RedirectResponse(f"/games/{table.id}", status_code=303)
+
+
+__all__ = ["PLAYABLE", "context", "pages_of", "router", "visitor"]

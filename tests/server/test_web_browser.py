@@ -1,0 +1,102 @@
+"""The site in a real browser: Debian's Chromium, driven by Playwright (launched by its path;
+no browser is downloaded), against a real ``fogdip serve``. A newcomer signs up on the first
+page, starts a fog game against bots in one click, files orders by typing (a refused line is
+told beside it, and nothing typed is lost), marks ready, and sees the next phase without
+reloading; the page runs under its Content-Security-Policy without a violation."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+from servers import PASSWORD, ServerProcess
+
+#: The site's behaviour is the table's, the same on both databases.
+DATABASES = ("sqlite",)
+
+#: What a headless Chromium needs here: no sandbox as root, no GPU, nothing fetched from
+#: outside (this machine's network is closed).
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert found, "Debian's chromium is needed for the browser tests: apt install chromium (.ci/run does)"
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    problems: list[str] = []
+
+    def heard(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(message.text)
+
+    opened.on("console", heard)
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    yield opened
+    context.close()
+    assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
+
+
+def _sign_up(page: Page, server: ServerProcess) -> str:
+    name = f"new{uuid.uuid4().hex[:8]}"
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", name="Diplomacy in the fog")).to_be_visible()
+    page.get_by_label("Name", exact=True).first.fill(name)
+    page.locator("#signup-password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up and play").click()
+    expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
+    return name
+
+
+def test_a_newcomer_plays_a_fog_game_against_bots_from_the_first_page(page: Page, server: ServerProcess) -> None:
+    _sign_up(page, server)
+    page.get_by_role("button", name="Play fog-of-war").click()
+    expect(page).to_have_url(f"{server.url}/games/" + page.url.rsplit("/", 1)[-1])
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-turn", "S1901M")
+    expect(page.locator("figure.map > svg")).to_be_visible()
+    expect(page.locator("pre.report")).to_contain_text("Spring 1901")
+    # A line that cannot be read is refused beside it, and what was typed stays.
+    page.locator("#lines").fill("A XYZ H")
+    page.get_by_role("button", name="File orders").click()
+    expect(page.locator("#verdicts")).to_contain_text("Nothing was filed")
+    expect(page.locator("#verdicts li.refused")).to_contain_text("unknown province")
+    expect(page.locator("#lines")).to_have_value("A XYZ H")
+    # Nothing filed: every unit holds; ready plays the turn (the bots are ready at once).
+    page.locator("#lines").fill("")
+    page.get_by_role("button", name="File orders").click()
+    expect(page.locator("#verdicts")).to_contain_text("Filed for S1901M")
+    page.get_by_role("button", name="Ready").click()
+    expect(board).not_to_have_attribute("data-turn", "S1901M", timeout=10_000)
+    expect(page.locator("#turn-title")).not_to_have_text("Spring 1901 movement")
+
+
+def test_the_api_is_described_offline(page: Page, server: ServerProcess) -> None:
+    page.goto(server.url + "/docs")
+    expect(page.get_by_text("Diplomacy with hidden information").first).to_be_visible(timeout=15_000)
+    expect(page.locator(".opblock").first).to_be_visible()

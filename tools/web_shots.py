@@ -1,0 +1,96 @@
+"""Screenshots of the site as a newcomer sees it, on a laptop and on a phone: the first page,
+signed out and in, and a game page of each preset against bots. Written into ``docs/web/``.
+
+    python tools/web_shots.py [--out docs/web]
+
+Needs Debian's chromium (``apt install chromium``) and Playwright for Python; starts its own
+``fogdip serve`` on a fresh data directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+PRESETS = ("fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898")
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-sync"]
+
+
+def _port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fogdip", "serve", "--data", str(folder), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("fogdip serve did not start")
+
+
+def _shoot(page: Page, out: Path, name: str) -> None:
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("docs/web"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        raise SystemExit("install Debian's chromium first: apt install chromium")
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = _serve(Path(folder))
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+                page = browser.new_page(viewport=SIZES["desktop"])
+                page.goto(url + "/")
+                _shoot(page, args.out, "first-page")
+                page.set_viewport_size(SIZES["desktop"])
+                page.locator("#signup-name").fill(f"player{uuid.uuid4().hex[:6]}")
+                page.locator("#signup-password").fill("correct horse battery")
+                page.get_by_role("button", name="Sign up and play").click()
+                page.wait_for_selector("text=Play a fog game against bots")
+                _shoot(page, args.out, "signed-in")
+                for preset in PRESETS:
+                    page.set_viewport_size(SIZES["desktop"])
+                    page.goto(url + "/")
+                    page.get_by_role("button", name=f"Play {preset}").click()
+                    page.wait_for_selector("#board")
+                    _shoot(page, args.out, f"game-{preset}")
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    print(f"screenshots in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
