@@ -70,7 +70,10 @@ def start_server(
     if database:
         command += ["--database", database]
     command += args or []
-    environment = {**os.environ, "FOGDIP_LOG_LEVEL": log_level, **(env or {})}
+    # The server runs this checkout's code (a worktree's too), not whichever one is installed.
+    source = str(Path(__file__).resolve().parents[2] / "src")
+    path = os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))
+    environment = {**os.environ, "PYTHONPATH": path, "FOGDIP_LOG_LEVEL": log_level, **(env or {})}
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
     url = f"http://127.0.0.1:{port}"

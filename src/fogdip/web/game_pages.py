@@ -15,7 +15,7 @@ import re
 from typing import Annotated, Any
 
 from fastapi import Form, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from fogdip.engine.errors import FogdipError
 from fogdip.fog.report import observation_text
@@ -24,19 +24,15 @@ from fogdip.game.pages import NO_BOARD, Sight, page_of, sight_of
 from fogdip.game.press import shown, unread
 from fogdip.game.seats import Member
 from fogdip.maps import master_scene_of, power_scene_of, render_svg
-from fogdip.server.auth import Caller, Server
-from fogdip.server.errors import ApiError
+from fogdip.server.auth import Server
 from fogdip.server.routing import Router
-from fogdip.server.state import ServerState
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, changing, reading
 from fogdip.variants.record import filed_texts
+from fogdip.web.forms import Csrf, Turn, acting, change, not_found
 from fogdip.web.pages import context, pages_of, visitor
 
 router = Router(include_in_schema=False)
-
-Csrf = Annotated[str, Form(alias="csrf_token")]
-Turn = Annotated[str, Form()]
 
 #: An SVG document's own prologue: the page holds the drawing inline, without it.
 _PROLOGUE = re.compile(r"^<\?xml[^>]*>\s*", re.S)
@@ -44,14 +40,6 @@ _PROLOGUE = re.compile(r"^<\?xml[^>]*>\s*", re.S)
 
 def _svg(document: str) -> str:
     return _PROLOGUE.sub("", document)
-
-
-def _not_found(request: Request, state: ServerState, caller: Caller | None) -> Response:
-    return pages_of(request).render(
-        "message.html",
-        context(request, state, caller, title="No such game", message=Refusal.not_found().message),
-        404,
-    )
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -68,7 +56,7 @@ def game_page(
             board = _board(store, table, who, phase)
             page = page_of(table, table.visible(who))
     except Refusal:
-        return _not_found(request, state, caller)
+        return not_found(request, state, caller)
     return pages_of(request).render("game.html", context(request, state, caller, page=page, **board))
 
 
@@ -84,7 +72,7 @@ def board_partial(
             board = _board(store, table, who, phase)
             page = page_of(table, table.visible(who))
     except Refusal:
-        return _not_found(request, state, caller)
+        return not_found(request, state, caller)
     return pages_of(request).render("_board.html", context(request, state, caller, page=page, **board))
 
 
@@ -137,16 +125,6 @@ def _press(store: SqlStore, table: Table, member: Member) -> tuple[list[Any], in
 # --- changes ---------------------------------------------------------------------------------
 
 
-def _acting(request: Request, state: ServerState, csrf: str) -> Caller:
-    try:
-        caller = visitor(request, state, csrf)
-    except ApiError as exc:
-        raise Refusal.forbidden(exc.message) from None
-    if caller is None:
-        raise Refusal.forbidden("sign in first")
-    return caller
-
-
 @router.post("/games/{game_id}/orders", response_class=HTMLResponse)
 def file_orders(
     game_id: str,
@@ -162,7 +140,7 @@ def file_orders(
     verdicts: list[Any] = []
     note, filed = None, False
     try:
-        caller = _acting(request, state, csrf)
+        caller = acting(request, state, csrf)
         with changing(state, caller, game_id) as (_store, table):
             verdicts = table.file(actor(caller), written, turn=turn)
             filed = True
@@ -190,7 +168,7 @@ def mark_ready(
 ) -> Response:
     player, rng = bots()
     try:
-        caller = _acting(request, state, csrf)
+        caller = acting(request, state, csrf)
         with changing(state, caller, game_id) as (_store, table):
             marked = table.mark_ready(actor(caller), ready, turn=turn, moment=now(), bots=player, rng=rng)
     except Refusal as refusal:
@@ -205,81 +183,16 @@ def mark_ready(
     return pages_of(request).render("_note.html", {"note": note, "played": marked.played is not None})
 
 
-def _redirect_back(game_id: str) -> Response:
-    return RedirectResponse(f"/games/{game_id}", status_code=303)
-
-
-def _change(request: Request, state: ServerState, csrf: str, game_id: str, rule: Any) -> Response:
-    """A change from a form of the game page: done by the table's rule, then the page again
-    (or the page with why not)."""
-    try:
-        caller = _acting(request, state, csrf)
-        with changing(state, caller, game_id) as (_store, table):
-            rule(table, actor(caller))
-    except Refusal as refusal:
-        asking = visitor(request, state)
-        if refusal.kind is Refused.NOT_FOUND:
-            return _not_found(request, state, asking)
-        return pages_of(request).render(
-            "message.html",
-            context(request, state, asking, title="Not done", message=refusal.message, back=f"/games/{game_id}"),
-            400,
-        )
-    return _redirect_back(game_id)
-
-
 @router.post("/games/{game_id}/join")
 def join(game_id: str, request: Request, state: Server, csrf: Csrf, power: Annotated[str, Form()] = "") -> Response:
-    return _change(
+    return change(
         request, state, csrf, game_id, lambda table, who: table.join(who, power or None, None, random.SystemRandom())
     )
 
 
 @router.post("/games/{game_id}/observe")
 def observe(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
-    return _change(request, state, csrf, game_id, lambda table, who: table.observe(who))
-
-
-@router.post("/games/{game_id}/bots")
-def seat_bots(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
-    return _change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who))
-
-
-@router.post("/games/{game_id}/start")
-def start(game_id: str, request: Request, state: Server, csrf: Csrf) -> Response:
-    moment = now()
-    return _change(request, state, csrf, game_id, lambda table, who: table.start(who, moment))
-
-
-@router.post("/games/{game_id}/adjudicate")
-def adjudicate(game_id: str, request: Request, state: Server, csrf: Csrf, turn: Turn) -> Response:
-    moment = now()
-    player, rng = bots()
-    return _change(
-        request,
-        state,
-        csrf,
-        game_id,
-        lambda table, who: table.adjudicate(who, turn=turn, moment=moment, bots=player, rng=rng),
-    )
-
-
-@router.post("/games/{game_id}/draw")
-def vote_draw(game_id: str, request: Request, state: Server, csrf: Csrf, vote: Annotated[bool, Form()]) -> Response:
-    return _change(request, state, csrf, game_id, lambda table, who: table.vote_draw(who, vote))
-
-
-@router.post("/games/{game_id}/messages")
-def send(
-    game_id: str,
-    request: Request,
-    state: Server,
-    csrf: Csrf,
-    body: Annotated[str, Form()],
-    to: Annotated[list[str], Form()],
-) -> Response:
-    recipients: list[str] | str = "all" if "all" in to else to
-    return _change(request, state, csrf, game_id, lambda table, who: table.send(who, recipients, body))
+    return change(request, state, csrf, game_id, lambda table, who: table.observe(who))
 
 
 __all__ = ["NO_BOARD", "router"]

@@ -1,0 +1,64 @@
+"""What every form of the game page shares: who is acting (a signed-in browser whose form
+carries its session's CSRF token), a change made by a table rule and answered with the page
+again, and the page for a game one may not see."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from fogdip.game import Refusal, Refused
+from fogdip.server.auth import Caller
+from fogdip.server.errors import ApiError
+from fogdip.server.state import ServerState
+from fogdip.server.tables import actor, changing
+from fogdip.web.pages import context, pages_of, visitor
+
+Csrf = Annotated[str, Form(alias="csrf_token")]
+Turn = Annotated[str, Form()]
+
+
+def not_found(request: Request, state: ServerState, caller: Caller | None) -> Response:
+    return pages_of(request).render(
+        "message.html",
+        context(request, state, caller, title="No such game", message=Refusal.not_found().message),
+        404,
+    )
+
+
+def acting(request: Request, state: ServerState, csrf: str) -> Caller:
+    try:
+        caller = visitor(request, state, csrf)
+    except ApiError as exc:
+        raise Refusal.forbidden(exc.message) from None
+    if caller is None:
+        raise Refusal.forbidden("sign in first")
+    return caller
+
+
+def redirect_back(game_id: str) -> Response:
+    return RedirectResponse(f"/games/{game_id}", status_code=303)
+
+
+def change(request: Request, state: ServerState, csrf: str, game_id: str, rule: Any) -> Response:
+    """A change from a form of the game page: done by the table's rule, then the page again
+    (or the page with why not)."""
+    try:
+        caller = acting(request, state, csrf)
+        with changing(state, caller, game_id) as (_store, table):
+            rule(table, actor(caller))
+    except Refusal as refusal:
+        asking = visitor(request, state)
+        if refusal.kind is Refused.NOT_FOUND:
+            return not_found(request, state, asking)
+        return pages_of(request).render(
+            "message.html",
+            context(request, state, asking, title="Not done", message=refusal.message, back=f"/games/{game_id}"),
+            400,
+        )
+    return redirect_back(game_id)
+
+
+__all__ = ["Csrf", "Turn", "acting", "change", "not_found", "redirect_back"]
