@@ -29,6 +29,7 @@ from fogdip.server.routing import Router
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, changing, reading
 from fogdip.variants.record import filed_texts
+from fogdip.web.choices import choices_of
 from fogdip.web.forms import Csrf, Turn, acting, change, not_found
 from fogdip.web.pages import context, pages_of, visitor
 
@@ -100,6 +101,7 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
             own = [unit for unit in reports[-1].units if unit.owner == member.power and not unit.dislodged]
             out["example"] = f"{own[0]} H" if own else "A PAR - BUR"
             out["messages"], out["unread"] = _press(store, table, member)
+            out.update(_orders_data(table, member.power) if phase is None else {})
         else:
             out["phases"] = game.record.history.names()
             scene = master_scene_of(game, phase)
@@ -110,6 +112,21 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
     # without zooming); the game master's and an observer's, the whole board.
     out["map"] = _svg(render_svg(scene, crop=sight is Sight.POWER and phase is None))
     return out
+
+
+def _orders_data(table: Table, power: str) -> dict[str, Any]:
+    """What the orders panel needs beyond the report: the power's choices as data (the
+    engine's legal orders as it may know them), its own ready mark and the turn's length."""
+    game = table.game
+    if game.position.completed:
+        return {}
+    choices = choices_of(game, power)
+    return {
+        "choices": choices.dumps(),
+        "order_help": choices.help,
+        "ready_mine": table.seat(power).ready,
+        "turn_seconds": table.settings.deadline_for(table.turn),
+    }
 
 
 def _press(store: SqlStore, table: Table, member: Member) -> tuple[list[Any], int]:
@@ -153,7 +170,7 @@ def file_orders(
         else:
             note = refusal.message
     return pages_of(request).render(
-        "_verdicts.html", {"verdicts": verdicts, "note": note, "filed": filed, "lines": written}
+        "_verdicts.html", {"verdicts": verdicts, "note": note, "filed": filed, "lines": written, "turn": turn}
     )
 
 
@@ -172,7 +189,7 @@ def mark_ready(
         with changing(state, caller, game_id) as (_store, table):
             marked = table.mark_ready(actor(caller), ready, turn=turn, moment=now(), bots=player, rng=rng)
     except Refusal as refusal:
-        return pages_of(request).render("_note.html", {"note": refusal.message})
+        return pages_of(request).render("_ready.html", {"note": refusal.message, "refused": True})
     if marked.played is not None:
         note = f"Every seat was ready: {marked.played} is played. The board shows {marked.next} now."
     elif ready:
@@ -180,7 +197,9 @@ def mark_ready(
         note = f"Ready for {turn}.{left} The turn is played once every seat is ready, or at its deadline."
     else:
         note = "Not ready."
-    return pages_of(request).render("_note.html", {"note": note, "played": marked.played is not None})
+    return pages_of(request).render(
+        "_ready.html", {"note": note, "played": marked.played is not None, "ready": ready, "unordered": marked.unordered}
+    )
 
 
 @router.post("/games/{game_id}/join")
