@@ -48,6 +48,7 @@ class Painter:
     region_paths: Mapping[str, str] = field(repr=False)
     board: str = field(repr=False)
     names: str = field(repr=False)
+    hits: str = field(repr=False)
 
     def point(self, location: str) -> Point:
         """The unit anchor of ``location`` (a province or coast), in SVG units."""
@@ -90,15 +91,17 @@ def painter(map_name: str) -> Painter:
         MappingProxyType(paths),
         _board(geometry, paths, scale),
         _names(geometry, scale),
+        _hits(geometry, scale),
     )
 
 
-def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = None) -> str:
+def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = None, hits: bool = False) -> str:
     """The SVG document of ``scene``. With ``crop``, the map shows only the part of the board
     the viewer knows (what it sees, its ghosts, the places its orders name), enlarged to the
     full width: on a phone's screen its names and units read without zooming. ``drawn``: the
     viewer's fog outlines drawn before (:meth:`Painter.fog_path`), kept by the caller for that
-    viewer alone."""
+    viewer alone. With ``hits``, every province has a transparent target a page can click
+    (``data-province``), under the units."""
     paint = painter(scene.map)
     legend = _Legend(scene)
     box = _known_box(paint, scene) if crop else (0.0, 0.0, WIDTH, paint.height)
@@ -120,9 +123,10 @@ def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = 
     for order in scene.orders:
         arrows.draw(order)
     out.append("".join(arrows.under))
+    if hits:
+        out.append(paint.hits)
     out.append(_units(paint, scene))
-    out.append("".join(arrows.over))
-    out.append(_marks(paint, scene))
+    out.append(f'<g pointer-events="none">{"".join(arrows.over)}{_marks(paint, scene)}</g>')
     if crop:
         out.append("</svg>")
     out.append(legend.draw(map_height))
@@ -253,6 +257,27 @@ def _names(geometry: MapGeometry, scale: float) -> str:
     return "".join(out)
 
 
+#: The provinces' kinds of region (the rest of the frame, neutral land and lakes, is none).
+_PROVINCES = ("land", "sea", "impassable")
+
+
+def _hits(geometry: MapGeometry, scale: float) -> str:
+    """A transparent, clickable target per province (``data-province``, its id as the geometry
+    writes it; a coast is part of its province), with its name for a pointer's hover.
+    Whole units are precise enough to click on and keep the layer small."""
+    out = ['<g class="hits" fill="none" pointer-events="all">']
+    for region in geometry.regions.values():
+        if region.kind not in _PROVINCES:
+            continue
+        d = "".join(
+            "M" + "L".join(f"{x * scale:.0f} {y * scale:.0f}" for x, y in geometry.ring_points(ring)) + "Z"
+            for ring in region.rings
+        )
+        out.append(f'<path data-province="{escape(region.id)}" d="{d}"><title>{escape(region.name)}</title></path>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def _fades() -> str:
     """A fading stroke per colour a power can have, leaving (``fo-``) and arriving (``fi-``):
     all of them, whatever the scene, so the definitions say nothing of it."""
@@ -322,9 +347,30 @@ def _units(paint: Painter, scene: Scene) -> str:
         x, y = paint.point(unit.location)
         if unit.dislodged:
             x, y = x + _DISLODGED_OFFSET[0], y + _DISLODGED_OFFSET[1]
-        out.append(_unit_icon(unit, x, y, scene.powers))
+        out.append(f"<g {_unit_data(unit)}>{_unit_icon(unit, x, y, scene.powers)}</g>")
     out.append("</g>")
     return "".join(out)
+
+
+def _unit_data(unit: DrawnUnit) -> str:
+    """A drawn unit's attributes for a page's script: what the map draws of it, and no more
+    (no power or type where the viewer does not know it).
+
+    >>> _unit_data(DrawnUnit("STP/SC", "RUSSIA", "F"))
+    'data-unit="STP/SC" data-power="RUSSIA" data-type="F"'
+    >>> _unit_data(DrawnUnit("BUR", None, None, last_seen="S1902M"))
+    'data-unit="BUR" data-ghost="S1902M"'
+    """
+    out = [f'data-unit="{escape(unit.location)}"']
+    if unit.power is not None:
+        out.append(f'data-power="{escape(unit.power)}"')
+    if unit.kind is not None:
+        out.append(f'data-type="{escape(unit.kind)}"')
+    if unit.dislodged:
+        out.append('data-dislodged="true"')
+    if unit.last_seen is not None:
+        out.append(f'data-ghost="{escape(unit.last_seen)}"')
+    return " ".join(out)
 
 
 def _unit_title(unit: DrawnUnit) -> str:

@@ -110,7 +110,7 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
         return out
     # A player's map shows the part of the board it knows, enlarged (on a phone it reads
     # without zooming); the game master's and an observer's, the whole board.
-    out["map"] = _svg(render_svg(scene, crop=sight is Sight.POWER and phase is None))
+    out["map"] = _svg(render_svg(scene, crop=sight is Sight.POWER and phase is None, hits=True))
     return out
 
 
