@@ -302,21 +302,25 @@ def _retreats(variant: Variant, position: Position, power: str) -> tuple[UnitCho
             if unit.power != power:
                 continue
             judge = _Judge(state, rules)
-            moves = {
-                target: tuple(t for t in texts if judge.text(unit, Retreat(UnitRef(unit.kind, unit.location), t.split()[-1])))
+            allowed = {
+                target: tuple(
+                    t for t in texts if judge.text(unit, Retreat(UnitRef(unit.kind, unit.location), t.split()[-1]))
+                )
                 for target, texts in _retreat_targets(state.board, unit, "R").items()
             }
             out.append(
-                UnitChoices(_ref(unit), province, moves={k: v for k, v in moves.items() if v}, disband=f"{_ref(unit)} D")
+                UnitChoices(
+                    _ref(unit), province, moves={k: v for k, v in allowed.items() if v}, disband=f"{_ref(unit)} D"
+                )
             )
         return tuple(out)
     for province, orders in sorted(legal_orders(state, power, rules).items()):
         unit = state.dislodged[province].unit
-        moves: dict[str, tuple[str, ...]] = {}
+        retreats: dict[str, tuple[str, ...]] = {}
         for order in orders:
             if isinstance(order, Retreat):
-                moves[state.board.province_of(order.target)] = (str(order),)
-        out.append(UnitChoices(_ref(unit), province, moves=dict(sorted(moves.items())), disband=f"{_ref(unit)} D"))
+                retreats[state.board.province_of(order.target)] = (str(order),)
+        out.append(UnitChoices(_ref(unit), province, moves=dict(sorted(retreats.items())), disband=f"{_ref(unit)} D"))
     return tuple(out)
 
 
@@ -371,7 +375,7 @@ def _setup(variant: Variant, position: Position, power: str, turn: str) -> Choic
         for text in candidates:
             try:
                 setups.read_placement(state, power, text, setup)
-            except Exception:  # noqa: BLE001 - a refused placement is simply not offered
+            except Exception:
                 continue
             texts.append(text)
         places[centre] = tuple(texts)
@@ -387,7 +391,9 @@ def _help(variant: Variant, kinds: tuple[str, ...]) -> list[str]:
     options = variant.options
     out: list[str] = []
     if options.espionage:
-        out.append("Espionage: <unit> E <power>, e.g. F NTH E FRANCE (the unit holds and learns that power's units next to it).")
+        out.append(
+            "Espionage: <unit> E <power>, e.g. F NTH E FRANCE (the unit holds and learns that power's units next to it)."
+        )
     if options.peek:
         out.append(f"Peek-a-sneak: PAS <province>, e.g. PAS BUR, one a season, from {options.peek_from_year}.")
     if options.disband_in_movement:

@@ -198,7 +198,8 @@ def mark_ready(
     else:
         note = "Not ready."
     return pages_of(request).render(
-        "_ready.html", {"note": note, "played": marked.played is not None, "ready": ready, "unordered": marked.unordered}
+        "_ready.html",
+        {"note": note, "played": marked.played is not None, "ready": ready, "unordered": marked.unordered},
     )
 
 
