@@ -91,7 +91,9 @@ def test_a_newcomer_plays_a_fog_game_against_bots_from_the_first_page(page: Page
     page.locator("#lines").fill("")
     page.get_by_role("button", name="File orders").click()
     expect(page.locator("#verdicts")).to_contain_text("Filed for S1901M")
-    page.get_by_role("button", name="Ready").click()
+    page.get_by_role("button", name="Ready", exact=True).click()
+    # Units without an order: the page asks first (they hold).
+    page.locator("dialog#ready-ask").get_by_role("button", name="Ready anyway").click()
     expect(board).not_to_have_attribute("data-turn", "S1901M", timeout=10_000)
     expect(page.locator("#turn-title")).not_to_have_text("Spring 1901 movement")
 

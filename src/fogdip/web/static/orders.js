@@ -81,9 +81,14 @@ class Panel {
     return this.lines.value.split("\n").map((line) => line.trim()).filter((line) => line);
   }
 
+  // A click wrote the text box: show what it says now, and what the next click may be.
   write(lines) {
     this.lines.value = lines.join("\n");
     this.update();
+    this.stage = null;
+    this.coast = null;
+    if (this.verb === "S" || this.verb === "C") this.verb = this.data.phase === "R" ? "R" : "M";
+    this.show();
   }
 
   orderOf(province) {
@@ -480,12 +485,16 @@ class Panel {
       this.map.addEventListener("click", (event) => this.clicked(event));
       this.map.addEventListener("keydown", (event) => {
         if (event.key !== "Enter" && event.key !== " ") return;
-        if (this.clicked(event)) event.preventDefault();
+        if (this.clicked(event)) {
+          event.preventDefault();
+          this.refocus();
+        }
       });
     }
   }
 
   clicked(event) {
+    if (view !== this) return false; // a board replaced since: its panel is gone
     const unitEl = event.target.closest("[data-unit]");
     const regionEl = event.target.closest("[data-province]");
     const province = unitEl ? provinceOf(unitEl.dataset.unit) : regionEl ? regionEl.dataset.province : null;
@@ -507,6 +516,17 @@ class Panel {
       return true;
     }
     return false;
+  }
+
+  // After a choice by the keyboard: on to the lit places, or back to the unit.
+  refocus() {
+    const lit = this.map.querySelector(".lit");
+    if (lit) {
+      lit.focus();
+      return;
+    }
+    const unit = this.unitElements().find((el) => provinceOf(el.dataset.unit) === this.selected);
+    if (unit) unit.focus();
   }
 
   key(event) {
@@ -586,13 +606,14 @@ function start() {
   if (!root || !document.getElementById("choices")) return;
   view = new Panel(root);
   document.getElementById("picker").hidden = false;
-  if (kept && kept.turn === root.dataset.turn && kept.text !== view.lines.value) view.lines.value = kept.text;
-  kept = null;
+  const same = kept && kept.turn === root.dataset.turn;
+  if (same && kept.text !== null && kept.text !== view.lines.value) view.lines.value = kept.text;
   view.fillUnits();
   view.markUnits();
   view.listen();
   view.update();
-  view.select(null);
+  view.select(same ? kept.selected : null);
+  kept = null;
 }
 
 document.addEventListener("keydown", (event) => {
@@ -608,8 +629,9 @@ document.addEventListener("htmx:confirm", (event) => {
 
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target;
-  if (view && target && target.id === "board" && view.draft()) {
-    kept = { turn: view.root.dataset.turn, text: view.lines.value };
+  // The live stream reads the board again: what is being written, and the unit chosen, stay.
+  if (view && target && target.id === "board") {
+    kept = { turn: view.root.dataset.turn, text: view.draft() ? view.lines.value : null, selected: view.selected };
   }
 });
 
