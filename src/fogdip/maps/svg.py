@@ -15,12 +15,13 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
 from types import MappingProxyType
 
+from fogdip.engine.units import SEASON_NAMES, Phase
 from fogdip.fog.masked import HIDDEN, Hidden, MaskedUnit, OrderKind, Place
 from fogdip.maps import style
 from fogdip.maps.geometry import MapGeometry, Point, load_geometry
@@ -189,6 +190,28 @@ def _rings_path(rings: Iterable[list[Point]], scale: float) -> str:
     return "".join("M" + "L".join(f"{x * scale:.1f} {y * scale:.1f}" for x, y in ring) + "Z" for ring in rings)
 
 
+def compact_path(rings: Iterable[Sequence[Point]], scale: float) -> str:
+    """Closed rings as path data in whole units, each point a step from the last (points that
+    round to the same one are dropped).
+
+    >>> compact_path([[(0.0, 0.0), (10.2, 0.0), (10.0, 5.4), (10.1, 5.3)]], 1.0)
+    'M0 0l10 0 0 5z'
+    """
+    parts: list[str] = []
+    for ring in rings:
+        last: tuple[int, int] | None = None
+        steps: list[str] = []
+        for x, y in ring:
+            point = (round(x * scale), round(y * scale))
+            if last is None:
+                parts.append(f"M{point[0]} {point[1]}")
+            elif point != last:
+                steps.append(f"{point[0] - last[0]} {point[1] - last[1]}")
+            last = point
+        parts.append(("l" + " ".join(steps) if steps else "") + "z")
+    return "".join(parts)
+
+
 def _board(geometry: MapGeometry, paths: Mapping[str, str], scale: float) -> str:
     out = [f'<rect width="{WIDTH:.0f}" height="{geometry.height * scale:.1f}" fill="{style.WATER}"/>']
     # All land at once, by its outline (borders inside it drawn once, as lines, below); then
@@ -269,10 +292,7 @@ def _hits(geometry: MapGeometry, scale: float) -> str:
     for region in geometry.regions.values():
         if region.kind not in _PROVINCES:
             continue
-        d = "".join(
-            "M" + "L".join(f"{x * scale:.0f} {y * scale:.0f}" for x, y in geometry.ring_points(ring)) + "Z"
-            for ring in region.rings
-        )
+        d = compact_path((geometry.ring_points(ring) for ring in region.rings), scale)
         out.append(f'<path data-province="{escape(region.id)}" d="{d}"><title>{escape(region.name)}</title></path>')
     out.append("</g>")
     return "".join(out)
@@ -300,14 +320,16 @@ def _fades() -> str:
     return "".join(out)
 
 
-_DEFS = (
-    "<defs>"
+FOG_PATTERN = (
     '<pattern id="fog" width="10" height="10" patternUnits="userSpaceOnUse">'
     '<rect width="10" height="10" fill="#7E848A" fill-opacity="0.55"/>'
     '<path d="M-1 11L11 -1M-1 1L1 -1M9 11L11 9" stroke="#5F656B" stroke-opacity="0.5" stroke-width="2.2"/></pattern>'
-    '<pattern id="impassable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
-    '<rect width="1.5" height="6" fill="#9C937E" fill-opacity="0.6"/></pattern>' + _fades() + "</defs>"
 )
+IMPASSABLE_PATTERN = (
+    '<pattern id="impassable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
+    '<rect width="1.5" height="6" fill="#9C937E" fill-opacity="0.6"/></pattern>'
+)
+_DEFS = "<defs>" + FOG_PATTERN + IMPASSABLE_PATTERN + _fades() + "</defs>"
 
 
 # -- what the scene adds --------------------------------------------------------------------
@@ -379,8 +401,21 @@ def _unit_title(unit: DrawnUnit) -> str:
     if unit.dislodged:
         what += ", dislodged"
     if unit.last_seen is not None:
-        what += f", last seen {_short_phase(unit.last_seen)}"
+        what += f", last seen here in {_season(unit.last_seen)}; it may have moved"
     return what
+
+
+def _season(phase: str) -> str:
+    """``S1902M`` as *Spring 1902*.
+
+    >>> _season("F1901R"), _season("odd")
+    ('Fall 1901', 'odd')
+    """
+    try:
+        parsed = Phase.parse(phase)
+    except ValueError:
+        return phase
+    return f"{SEASON_NAMES[parsed.season]} {parsed.year}"
 
 
 def _unit_icon(unit: DrawnUnit, x: float, y: float, powers: tuple[str, ...], *, title: bool = True) -> str:
