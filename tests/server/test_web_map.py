@@ -62,7 +62,7 @@ def test_an_overlay_names_exactly_the_units_its_scene_holds(turns: int) -> None:
     for power in game.powers:
         scene = power_scene_of(game, power)
         layers = layers_of(scene, framed=True)
-        drawn = sorted(UNIT.findall(layers.overlay + layers.legend + layers.fog + layers.defs))
+        drawn = sorted(UNIT.findall(layers.overlay + repr(layers.legend) + layers.fog + layers.defs))
         assert drawn == sorted(unit.location for unit in scene.units), power
     master = layers_of(master_scene_of(game))
     assert len(UNIT.findall(master.overlay)) == len(game.position.state.units) + len(game.position.state.dislodged)

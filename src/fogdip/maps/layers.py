@@ -26,8 +26,8 @@ import gzip
 import hashlib
 from dataclasses import dataclass, field
 from functools import cache
-from html import escape
 
+from fogdip.maps.legend import Legend, legend_of
 from fogdip.maps.scene import Scene
 from fogdip.maps.svg import (
     _FONT,
@@ -40,7 +40,6 @@ from fogdip.maps.svg import (
     _fades,
     _heading,
     _known_box,
-    _Legend,
     _marks,
     _units,
     compact_path,
@@ -98,8 +97,8 @@ def board_of(map_name: str) -> Board:
 @dataclass(frozen=True)
 class Layers:
     """One scene's layers over its board: ``frame`` is the view a page opens on; ``defs``,
-    ``fog`` and ``overlay`` are SVG fragments in the board's coordinates; ``legend`` is an SVG
-    document of its own (the band under the map, which does not pan or zoom)."""
+    ``fog`` and ``overlay`` are SVG fragments in the board's coordinates; ``legend`` is what the
+    band under the map says (a page lays it out in its own flow: it does not pan or zoom)."""
 
     board: Board
     frame: Box
@@ -107,7 +106,7 @@ class Layers:
     defs: str
     fog: str
     overlay: str
-    legend: str
+    legend: Legend
 
 
 def layers_of(scene: Scene, *, framed: bool = False) -> Layers:
@@ -125,12 +124,6 @@ def layers_of(scene: Scene, *, framed: bool = False) -> Layers:
         f"{_units(paint, scene)}"
         f'<g pointer-events="none">{"".join(arrows.over)}{_marks(paint, scene)}</g>'
     )
-    legend = _Legend(scene)
-    legend_svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:.0f} {legend.height:.0f}" '
-        f'font-family="{_FONT}" role="img" aria-label="{escape(_heading(scene))}: the legend">'
-        f"{legend.draw(0.0)}</svg>"
-    )
     return Layers(
         board=board,
         frame=frame,
@@ -138,7 +131,7 @@ def layers_of(scene: Scene, *, framed: bool = False) -> Layers:
         defs=f"<defs>{FOG_PATTERN}{_fades()}</defs>",
         fog=_fog_layer(paint, scene),
         overlay=overlay,
-        legend=legend_svg,
+        legend=legend_of(scene),
     )
 
 
