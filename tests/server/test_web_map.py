@@ -19,10 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, expect
 
+from fogdip.fog.report import observation_text
 from fogdip.game import Game
 from fogdip.maps.geometry import load_geometry
 from fogdip.maps.layers import board_of, layers_of
 from fogdip.maps.views import master_scene_of, power_scene_of
+from fogdip.web.history import numbered_report
 
 from servers import PASSWORD, ServerProcess
 
@@ -257,3 +259,17 @@ def test_the_map_shows_without_scripts(browser: Browser, server: ServerProcess) 
     assert plain.evaluate("document.querySelector('svg.map-view image').getBBox().width") == pytest.approx(1500, abs=1)
     assert plain.locator("[data-unit]").count() >= 3
     context.close()
+
+
+def test_the_reports_notices_are_numbered_as_the_maps_marks() -> None:
+    game = Game.create("diplomyopia", end_year=1902)
+    game.adjudicate()
+    numbered = 0
+    for power in game.powers:
+        scene = power_scene_of(game, power)
+        lines = numbered_report(observation_text(game.reports(power)[-1]), scene.marks)
+        told = {line.number: line.text.strip() for line in lines if line.number is not None}
+        assert told == {mark.number: mark.text for mark in scene.marks}, power
+        assert layers_of(scene).legend.marks == scene.marks
+        numbered += len(told)
+    assert numbered  # diplomyopia's first turn tells of units seen: some are marked
