@@ -27,6 +27,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cache
 
+from fogdip.maps.arrows import _Arrows
 from fogdip.maps.legend import Legend, legend_of
 from fogdip.maps.scene import Scene
 from fogdip.maps.svg import (
@@ -35,7 +36,6 @@ from fogdip.maps.svg import (
     IMPASSABLE_PATTERN,
     WIDTH,
     Painter,
-    _Arrows,
     _centres,
     _fades,
     _heading,

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from fogdip.maps import style
+from fogdip.maps.arrows import _STROKES, _cross, _question
+from fogdip.maps.icons import _unit_icon
 from fogdip.maps.scene import DrawnUnit, Mark, Scene
-from fogdip.maps.svg import _STROKES, _cross, _question, _unit_icon
 
 
 @dataclass(frozen=True, slots=True)
