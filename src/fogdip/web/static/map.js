@@ -46,7 +46,13 @@ class MapView {
     this.svg = figure.querySelector("svg.map-view");
     this.full = box(figure.dataset.full);
     this.frame = box(figure.dataset.frame);
-    const start = kept || this.frame;
+    let start = kept || this.frame;
+    if (!kept && window.matchMedia("(max-width: 48rem)").matches && start.w > start.h) {
+      // On a phone the map is as tall as it is wide: the frame grows to a square around itself.
+      const h = Math.min(start.w, this.full.h);
+      start = { x: start.x, y: Math.max(0, start.y - (h - start.h) / 2), w: start.w, h };
+      start.y = Math.min(start.y, this.full.h - h);
+    }
     this.aspect = start.w / start.h;
     this.svg.style.aspectRatio = `${start.w} / ${start.h}`;
     this.view = { ...start };
