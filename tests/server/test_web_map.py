@@ -273,3 +273,27 @@ def test_the_reports_notices_are_numbered_as_the_maps_marks() -> None:
         assert layers_of(scene).legend.marks == scene.marks
         numbered += len(told)
     assert numbered  # diplomyopia's first turn tells of units seen: some are marked
+
+
+def test_two_fingers_pinch_the_map(browser: Browser, server: ServerProcess) -> None:
+    context = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    _start(phone, server)
+    before = _view(phone)
+    box = phone.locator("svg.map-view").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    touch = context.new_cdp_session(phone)
+
+    def fingers(kind: str, apart: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x - apart, "y": y, "id": 0}, {"x": x + apart, "y": y, "id": 1}]
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    fingers("touchStart", 20)
+    for apart in (30, 45, 60, 80):
+        fingers("touchMove", apart)
+    fingers("touchEnd", 0)
+    after = _view(phone)
+    assert after[2] < before[2] / 2  # spread four times apart: zoomed in about that much
+    assert phone.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"]["width"]
+    context.close()
