@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import test_web_browser
+from axe_playwright_python.sync_playwright import Axe
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, expect
@@ -136,6 +137,12 @@ def _view(page: Page) -> list[float]:
     return [float(n) for n in (page.locator("svg.map-view").get_attribute("viewBox") or "").split()]
 
 
+def _serious(page: Page) -> list[str]:
+    """The serious or critical accessibility violations axe-core finds on the page."""
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+
+
 def _ready(page: Page) -> None:
     turn = page.locator("#board").get_attribute("data-turn")
     page.get_by_role("button", name="Ready").click()
@@ -216,6 +223,7 @@ def test_history_steps_by_arrow_keys_and_a_new_phase_fetches_no_board(sized: Pag
         "performance.getEntriesByType('resource').filter(e => e.name.includes('/maps/')).map(e => e.transferSize)"
     )
     assert all(size == 0 for size in board_reads), board_reads
+    assert not _serious(page)
     steps = page.locator("nav.history .steps a")
     assert steps.count() >= 3
     expect(page.locator("nav.history .steps a[aria-current]")).to_have_text("now")
@@ -235,6 +243,7 @@ def test_history_steps_by_arrow_keys_and_a_new_phase_fetches_no_board(sized: Pag
     page.get_by_role("link", name="Later →").click()
     expect(page.locator("nav.history .steps a[aria-current]")).to_have_text("now")
     expect(page.locator("#lines")).to_be_visible()
+    assert not _serious(page)
     # Typing in a field moves no phase.
     page.locator("#lines").press("ArrowLeft")
     expect(page.locator("nav.history .steps a[aria-current]")).to_have_text("now")
