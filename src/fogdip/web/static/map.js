@@ -120,14 +120,18 @@ class MapView {
     this.set({ x: target.x + target.w / 2 - w / 2, y: target.y + target.h / 2 - h / 2, w, h });
   }
 
+  // The screen's pixels in map units, through the drawing's own transform (right however the
+  // map is fitted in its box).
   toMap(clientX, clientY) {
-    const rect = this.svg.getBoundingClientRect();
-    const v = this.view;
-    return { x: v.x + ((clientX - rect.left) / rect.width) * v.w, y: v.y + ((clientY - rect.top) / rect.height) * v.h };
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return { x: this.view.x + this.view.w / 2, y: this.view.y + this.view.h / 2 };
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    return { x: point.x, y: point.y };
   }
 
   perPixel() {
-    return this.view.w / this.svg.getBoundingClientRect().width;
+    const matrix = this.svg.getScreenCTM();
+    return matrix && matrix.a ? 1 / matrix.a : this.view.w / this.svg.getBoundingClientRect().width;
   }
 
   listen() {
