@@ -129,6 +129,7 @@ def ready(page: Page, turn: str) -> None:
     board, asked = page.locator("#board"), page.locator("dialog#ready-ask[open]")
     for _ in range(300):
         if board.get_attribute("data-turn") != turn:
+            map_ready(page)
             return
         if asked.count():
             asked.get_by_role("button", name="Ready anyway").click()
@@ -136,10 +137,16 @@ def ready(page: Page, turn: str) -> None:
     raise AssertionError(f"{turn} was not played")
 
 
+def map_ready(page: Page) -> None:
+    """The board's provinces are drawn inline (``map.js``): the map takes clicks."""
+    expect(page.locator("figure.map[data-ready]")).to_be_attached()
+
+
 def start_against_bots(page: Page, server: ServerProcess, preset: str) -> str:
     _sign_up(page, server)
     page.get_by_role("button", name=f"Play {preset}").click()
     expect(page.locator("#choices")).to_be_attached()
+    map_ready(page)
     return page.url.rsplit("/", 1)[-1]
 
 
@@ -219,6 +226,7 @@ def test_a_retreat_by_clicking(page: Page, server: ServerProcess) -> None:
     page.goto(f"{server.url}/games/{made.id}")
     page.get_by_role("button", name="Join (a free power)").click()
     expect(page.get_by_text("you play FRANCE")).to_be_visible()
+    map_ready(page)
     given = choices(page)
     assert given["phase"] == "R" and [u["unit"] for u in given["units"]] == ["A BUR"]
     expect(page.locator("#ordered-count")).to_have_text("0 of 1 dislodged units ordered")

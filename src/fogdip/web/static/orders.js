@@ -27,7 +27,7 @@ class Panel {
     this.root = root;
     this.data = JSON.parse(document.getElementById("choices").textContent);
     this.lines = document.getElementById("lines");
-    this.map = document.querySelector("#board figure.map svg");
+    this.map = document.querySelector("#board figure.map"); // its provinces come with map:ready
     this.units = new Map(this.data.units.map((unit) => [unit.province, unit]));
     this.index = new Map(); // a choice's words -> what it is about
     this.selected = null;
@@ -621,6 +621,14 @@ document.addEventListener("keydown", (event) => {
   const there = event.target;
   if (there.closest && there.closest("textarea, input, select, dialog")) return;
   view.key(event);
+});
+
+// The board's provinces are drawn inline once read (map.js): light them up then.
+document.addEventListener("map:ready", () => {
+  if (!view) return;
+  view.markUnits();
+  view.update();
+  view.show();
 });
 
 document.addEventListener("htmx:confirm", (event) => {
