@@ -399,3 +399,25 @@ def test_a_sighting_turn_with_a_retreat_guess_and_a_conditional_order(page: Page
     page.get_by_role("button", name="Ready", exact=True).click()
     page.locator("dialog#ready-ask").get_by_role("button", name="Ready anyway").click()
     expect(page.locator("#board")).not_to_have_attribute("data-turn", "S1901M", timeout=30_000)
+
+
+def test_the_deadline_counts_down_and_says_so_in_its_last_tenth(page: Page, server: ServerProcess) -> None:
+    master = account(server, unique("gm"))
+    made = master.create_game(
+        "fog-of-war", name="a timed game", private=False, deadlines={"movement": 3600}, ready_counts=False
+    )
+    master.seat_bots(made.id, [power for power in Game.create("fog-of-war").powers if power != "FRANCE"])
+    page.clock.install()
+    _sign_up(page, server)
+    page.goto(f"{server.url}/games/{made.id}")
+    page.get_by_role("button", name="Join (a free power)").click()
+    master.start(made.id)
+    page.reload()
+    left, line = page.locator("#countdown-left"), page.locator("p.countdown")
+    expect(left).to_contain_text(re.compile(r"0h 59m \d\ds left$"))
+    expect(line).not_to_have_class(re.compile("late"))
+    page.clock.fast_forward("54:30")
+    expect(left).to_contain_text("left (hurry: the last tenth of the time)")
+    expect(line).to_have_class(re.compile("late"))
+    # This game does not tell how many seats are ready: the page shows no count.
+    expect(page.locator("#board .meta")).not_to_contain_text("ready")
