@@ -81,8 +81,10 @@ def numbered_report(text: str, marks: Sequence[Mark]) -> list[ReportLine]:
         if not line.startswith(" "):
             in_notices = line == "Notices:"
         number = None
-        if in_notices and waiting and line.strip() == waiting[0].text:
-            number = waiting.pop(0).number
+        mark = next((m for m in waiting if m.text == line.strip()), None) if in_notices else None
+        if mark is not None:
+            waiting.remove(mark)
+            number = mark.number
         lines.append(ReportLine(line, number))
     return lines
 
