@@ -260,6 +260,7 @@ class Panel {
       this.put("order", here, texts[0]);
       return;
     }
+    this.asking = texts.some((text) => / VIA$/.test(text)) ? "Overland, or by convoy? Choose one:" : "Which coast? Choose one:";
     this.coast = texts.map((text) => [text, () => { this.coast = null; this.put("order", here, text); }]);
     this.show();
   }
@@ -269,6 +270,7 @@ class Panel {
       this.toggle(texts[0]);
       return;
     }
+    this.asking = "Which coast? Choose one:";
     this.coast = texts.map((text) => [text, () => { this.coast = null; this.toggle(text); }]);
     this.show();
   }
@@ -279,6 +281,7 @@ class Panel {
       this.put("build", site, current ? null : texts[0]);
       return;
     }
+    this.asking = `Build in ${site}: choose the unit.`;
     const choices = texts.map((text) => [text, () => { this.coast = null; this.put("build", site, text); }]);
     if (current) choices.push([`no build in ${site}`, () => { this.coast = null; this.put("build", site, null); }]);
     this.coast = choices;
@@ -286,6 +289,11 @@ class Panel {
   }
 
   pickSetup(centre, texts) {
+    if (texts.length === 1) {
+      this.put("setup", centre, texts[0]);
+      return;
+    }
+    this.asking = `The unit that starts in ${centre}:`;
     this.coast = texts.map((text) => [text, () => { this.coast = null; this.put("setup", centre, text); }]);
     this.show();
   }
@@ -367,7 +375,7 @@ class Panel {
   helpText() {
     const unit = this.selected ? this.units.get(this.selected) : null;
     const adjust = this.data.adjust;
-    if (this.coast) return "Choose one:";
+    if (this.coast) return this.asking || "Choose one:";
     if (!unit) {
       if (adjust && adjust.due > 0) return `You may build ${adjust.due}: click a lit centre (or a button below), then army or fleet.`;
       if (adjust && adjust.due < 0) return `You must remove ${-adjust.due}: choose the units to remove.`;
@@ -396,6 +404,7 @@ class Panel {
       options.push(option);
     }
     select.replaceChildren(...options);
+    select.closest(".pick-row").hidden = !this.data.units.length;
     select.addEventListener("change", () => this.select(select.value || null));
     const peek = document.getElementById("pick-peek");
     if (this.data.peek.length) {
