@@ -300,6 +300,8 @@ def test_ready_with_units_unordered_asks_first(page: Page, server: ServerProcess
     # Filed first (it was a draft), not yet ready.
     expect(page.locator("#order-state")).to_have_attribute("data-state", "filed")
     dialog.get_by_role("button", name="Not yet").click()
+    # A game against bots tells no ready count: none is shown.
+    expect(page.locator("#ready-count")).to_have_count(0)
     expect(page.locator("#board")).to_have_attribute("data-turn", "S1901M")
     page.get_by_role("button", name="Ready", exact=True).click()
     dialog.get_by_role("button", name="Ready anyway").click()
@@ -407,7 +409,7 @@ def test_a_sighting_turn_with_a_retreat_guess_and_a_conditional_order(page: Page
 def test_the_deadline_counts_down_and_says_so_in_its_last_tenth(page: Page, server: ServerProcess) -> None:
     master = account(server, unique("gm"))
     made = master.create_game(
-        "fog-of-war", name="a timed game", private=False, deadlines={"movement": 3600}, ready_counts=False
+        "fog-of-war", name="a timed game", private=False, deadlines={"movement": 3600}, ready_counts=True
     )
     master.seat_bots(made.id, [power for power in Game.create("fog-of-war").powers if power != "FRANCE"])
     page.clock.install()
@@ -422,5 +424,5 @@ def test_the_deadline_counts_down_and_says_so_in_its_last_tenth(page: Page, serv
     page.clock.fast_forward("54:30")
     expect(left).to_contain_text("left (hurry: the last tenth of the time)")
     expect(line).to_have_class(re.compile("late"))
-    # This game does not tell how many seats are ready: the page shows no count.
-    expect(page.locator("#board .meta")).not_to_contain_text("ready")
+    # This game tells how many seats are ready: the bots' six.
+    expect(page.locator("#ready-count")).to_have_text("6 of 7 seats ready")
