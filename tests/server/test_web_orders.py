@@ -287,12 +287,20 @@ def test_orders_by_typing_with_a_refused_line_and_nothing_lost(page: Page, serve
 
 
 def test_ready_with_units_unordered_asks_first(page: Page, server: ServerProcess) -> None:
-    start_against_bots(page, server, "fog-of-war")
+    game_id = start_against_bots(page, server, "fog-of-war")
     given = choices(page)
     click_unit(page, given["units"][0]["province"])
     page.get_by_role("button", name="Hold").click()
     total = len(given["units"])
     expect(page.locator("#ordered-count")).to_have_text(f"1 of {total} units ordered")
+    # The live stream reads the board again (as app.js does when a message comes): the draft
+    # and the unit chosen stay.
+    drafted, targets = page.locator("#lines").input_value(), lit(page)
+    page.evaluate("(id) => htmx.ajax('GET', `/games/${id}/board`, {target: '#board', swap: 'outerHTML'})", game_id)
+    map_ready(page)
+    expect(page.locator("#lines")).to_have_value(drafted)
+    expect(page.locator("#order-state")).to_have_attribute("data-state", "draft")
+    assert lit(page) == targets
     page.get_by_role("button", name="Ready", exact=True).click()
     dialog = page.locator("dialog#ready-ask")
     expect(dialog).to_be_visible()
