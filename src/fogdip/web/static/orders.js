@@ -246,9 +246,7 @@ class Panel {
       } else {
         for (const [other, to, text] of listed) {
           if (other !== this.stage) continue;
-          const place = to === null ? other : to;
-          const label = to === null ? `${other} to hold` : `${other} to ${to}`;
-          out.push([place, label, () => this.put("order", here, text)]);
+          out.push([to === null ? other : to, text, () => this.put("order", here, text)]);
         }
       }
     }
