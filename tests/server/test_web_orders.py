@@ -434,3 +434,22 @@ def test_the_deadline_counts_down_and_says_so_in_its_last_tenth(page: Page, serv
     expect(line).to_have_class(re.compile("late"))
     # This game tells how many seats are ready: the bots' six.
     expect(page.locator("#ready-count")).to_have_text("6 of 7 seats ready")
+
+
+def test_a_support_by_its_key_and_two_clicks(page: Page, server: ServerProcess) -> None:
+    start_against_bots(page, server, "fog-of-war")
+    given = choices(page)
+    unit = next(u for u in given["units"] if any(to for _other, to, _text in u["supports"]))
+    other, to, text = next(s for s in unit["supports"] if s[1])
+    click_unit(page, unit["province"])
+    page.keyboard.press("s")
+    # First the unit to support (every unit it may support is lit), then where it goes.
+    assert lit(page) == sorted({s[0] for s in unit["supports"]})
+    click_province(page, other)
+    assert lit(page) == sorted({s[1] or s[0] for s in unit["supports"] if s[0] == other})
+    click_province(page, to)
+    expect(page.locator("#lines")).to_have_value(text)
+    expect(page.locator("#ordered-count")).to_contain_text(f"1 of {len(given['units'])}")
+    # Back to moving: the same unit's moves are lit again, and its order is told.
+    assert lit(page) == sorted(unit["moves"])
+    expect(page.locator("#pick-help")).to_contain_text(f"Now: {text}.")
