@@ -95,8 +95,8 @@ def test_later_turns_offer_what_the_turn_takes_and_all_is_accepted() -> None:
     assert assert_all_accepted(game.variant, game.position, "FRANCE", spring) > 0
 
 
-def _dislodged_france() -> tuple[Variant, Position]:
-    variant = Variant.named("fog-of-war")
+def _dislodged_france(preset: str = "fog-of-war") -> tuple[Variant, Position]:
+    variant = Variant.named(preset)
     position = Position.of({"FRANCE": ["A BUR", "F BRE"], "GERMANY": ["A MUN", "A RUH"]}, "S1901M", usage={})
     played = variant.play(position, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
     return variant, played.position
@@ -113,6 +113,16 @@ def test_a_retreat_offers_every_place_the_map_allows_and_a_disband() -> None:
     # it (the retreat fails if the place is taken).
     assert set(unit.moves) == {"BEL", "GAS", "MAR", "MUN", "PAR", "PIC", "RUH"}
     assert assert_all_accepted(variant, position, "FRANCE", choices) == 8
+
+
+def test_a_retreat_with_everything_in_sight_offers_the_engine_s_retreats() -> None:
+    variant, position = _dislodged_france("standard")
+    choices = build_choices(variant, position, "FRANCE", report_of(variant, position, "FRANCE"))
+    (unit,) = choices.units
+    # On the whole board, MUN (whence the attack came) and RUH (taken) are no retreats.
+    assert set(unit.moves) == {"BEL", "GAS", "MAR", "PAR", "PIC"}
+    assert unit.moves["PAR"] == ("A BUR R PAR",)
+    assert assert_all_accepted(variant, position, "FRANCE", choices) == 6
 
 
 def test_a_sighting_turn_offers_retreat_guesses_and_says_how_to_write_conditions() -> None:
