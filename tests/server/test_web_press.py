@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
+from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
+from web_players import Person, live, new_account, person, web_client
 
 from servers import ServerProcess, start_server
-from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
-from web_players import Person, live, person, web_client
 
 #: The site's behaviour is the table's, the same on both databases.
 DATABASES = ("sqlite",)
@@ -143,9 +143,8 @@ def test_grey_press_is_anonymous_and_black_press_carries_its_claim(browser: Brow
 
 
 def test_adjacent_and_gunboat_press_offer_only_what_the_table_allows(server: ServerProcess) -> None:
-    from web_players import new_account
 
-    gm_name, gm = new_account(server, "gm")
+    _gm_name, gm = new_account(server, "gm")
     name, player = new_account(server, "erin")
     near = gm.create_game("standard", press="white", press_range="adjacent")
     player.join(near.id, "FRANCE", invite=near.invite)

@@ -14,6 +14,7 @@ import httpx
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 
 from fogdip.client import FogdipClient
+
 from servers import PASSWORD, ServerProcess
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -44,7 +45,9 @@ def new_account(server: ServerProcess, name: str) -> tuple[str, FogdipClient]:
 
 
 @contextmanager
-def person(browser: Browser, server: ServerProcess, name: str, viewport: dict[str, int] | None = None) -> Iterator[Person]:
+def person(
+    browser: Browser, server: ServerProcess, name: str, viewport: dict[str, int] | None = None
+) -> Iterator[Person]:
     """A new account, signed in on the first page of a browser context of its own."""
     named, client = new_account(server, name)
     context = browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
