@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
-from web_players import live, person, web_client
+from web_players import live, new_account, person, web_client
 
 from fogdip.game.service import Game
 
@@ -250,3 +250,32 @@ def _vote_ends(last: Page, other: Page) -> None:
         expect(ending).to_be_visible(timeout=LIVE_MS + 1000)
         expect(ending).to_contain_text("A draw between")
         expect(page.locator("#game-head, #board .game-head").first).to_contain_text("finished")
+
+
+def test_bad_answers_to_the_console_and_the_new_game_form_say_what_to_fix(server: ServerProcess) -> None:
+    name, api = new_account(server, "lee")
+    client, csrf = web_client(server, name)
+    made = client.post("/new", data={"csrf_token": csrf, "preset": "fog-of-war", "deadline": "soon"})
+    assert made.status_code == 400 and "a deadline is a number of hours per phase" in made.text
+    made = client.post("/new", data={"csrf_token": csrf, "preset": "fog-of-war", "press": "loud"})
+    assert made.status_code == 400 and "press is one of" in made.text
+    made = client.post("/new", data={"csrf_token": csrf, "preset": "fog-of-war", "press": "grey", "deadline": "1"})
+    game_id = str(made.url).rsplit("/", 1)[-1]
+    assert api.game(game_id).press == "grey" and api.game(game_id).role == "master"
+    client.post(f"/games/{game_id}/bots", data={"csrf_token": csrf})
+    client.post(f"/games/{game_id}/start", data={"csrf_token": csrf})
+    refused = client.post(f"/games/{game_id}/extend", data={"csrf_token": csrf, "hours": "later"})
+    assert refused.status_code == 400 and "extend by more than 0 hours" in refused.text
+    refused = client.post(f"/games/{game_id}/resume", data={"csrf_token": csrf})
+    assert refused.status_code == 400 and "not paused" in refused.text
+    # Without the form's CSRF token nothing is done.
+    assert client.post(f"/games/{game_id}/pause", data={}).status_code in (403, 422)
+    assert api.game(game_id).status == "active"
+    # Someone else of this open game gets no console, and sees no power as its player does.
+    other_name, _other = new_account(server, "mo")
+    other, _ = web_client(server, other_name)
+    assert other.get(f"/games/{game_id}/console").status_code == 404
+    seen = other.get(f"/games/{game_id}/as/FRANCE")
+    assert seen.status_code == 403 and "only the game master" in seen.text and "<svg" not in seen.text
+    for each in (client, other, api, _other):
+        each.close()

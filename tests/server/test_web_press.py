@@ -11,9 +11,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, expect
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
 from web_players import Person, live, new_account, person, web_client
+
+from fogdip.web.press_pages import Line, Thread, read_up_to, thread_key
 
 from servers import ServerProcess, start_server
 
@@ -196,3 +200,54 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Browser, tmp_pa
             expect(page.locator("#press-body")).to_have_value("still here after the restart")
     finally:
         server.stop()
+
+
+# --- the read mark, as a property --------------------------------------------------------------
+
+_THREADS = st.lists(st.tuples(st.sampled_from(["all", "FRANCE", "ENGLAND", "~anonymous"]), st.booleans()), max_size=30)
+
+
+@given(_THREADS, st.sampled_from(["all", "FRANCE", "ENGLAND", "~anonymous", None]), st.integers(0, 30))
+def test_reading_a_thread_reads_it_and_no_other_unread_message(
+    messages: list[tuple[str, bool]], key: str | None, read: int
+) -> None:
+    """Reading a thread moves the one read mark as far as it may: every message of the thread
+    before another thread's first unread one is read, and no other thread's unread message
+    is (the mark never goes back either: the table keeps the larger)."""
+    threads: dict[str, Thread] = {}
+    for index, (thread, yours) in enumerate(messages, 1):
+        line = Line(index, "S1901M", "x", "all", "hi", yours, index > read and not yours)
+        threads.setdefault(thread, Thread(thread, thread)).lines.append(line)
+    listed = list(threads.values())
+    up_to = read_up_to(listed, key)
+    everything = [line for each in listed for line in each.lines]
+    if key is None:
+        assert up_to == len(messages)
+        return
+    others_unread = [
+        line.index for line in everything if line.new and threads.get(key) is not threads.get(_key(listed, line))
+    ]
+    assert all(index > up_to for index in others_unread)
+    chosen = threads.get(key)
+    if chosen is not None:
+        first_other = min(others_unread, default=len(messages) + 1)
+        assert all(line.index <= up_to for line in chosen.lines if line.index < first_other)
+
+
+def _key(threads: list[Thread], line: Line) -> str:
+    return next(thread.key for thread in threads if line in thread.lines)
+
+
+def test_a_sender_is_never_shown_where_the_press_hides_it() -> None:
+    """Grey press names nobody, and black press only the claim, to a recipient; the thread a
+    message is in is named from what the recipient is shown only."""
+    from fogdip.game.press import Message, shown
+    from fogdip.game.seats import Member
+    from fogdip.game.settings import PressMode, Role
+
+    reader = Member(Role.PLAYER, "ENGLAND")
+    message = Message("S1901M", "FRANCE", ("ENGLAND", "GERMANY"), "psst", claim="ITALY")
+    for mode in (PressMode.GREY, PressMode.BLACK):
+        item = shown(message, 1, reader, mode)
+        key, title = thread_key(item, "ENGLAND")
+        assert "FRANCE" not in key + title and "GERMANY" not in key + title

@@ -201,6 +201,7 @@ def play_against_bots(
     power: Annotated[str, Form()] = "",
 ) -> Response:
     """A game against six bots, started at once: one click from the first page."""
+    caller: Caller | None = None
     try:
         caller = _signed_in(request, state, csrf)
         made = new_table(GameIn(preset=preset, name="", private=True), caller)
@@ -216,7 +217,7 @@ def play_against_bots(
         )
         keep(state, table)
     except Refusal as refusal:
-        return _home(request, state, visitor(request, state), refusal.message, 400)
+        return _home(request, state, caller, refusal.message, 400)
     return RedirectResponse(f"/games/{table.id}", status_code=303)
 
 
@@ -236,12 +237,14 @@ def create_game(
     """A new game one masters, as the API's ``POST /api/v1/games`` makes it: its variant, its
     press, what observers see, and a deadline per phase (none: the game master plays each
     turn); seats to fill, bots to seat, then its start."""
+    caller: Caller | None = None
     try:
         caller = _signed_in(request, state, csrf)
         body = new_game_in(preset, name, private, press, press_range, observers, deadline)
         table = keep(state, new_table(body, caller))
     except Refusal as refusal:
-        return _home(request, state, visitor(request, state), refusal.message, 400)
+        # Who asked is known from the form's token (asking again would want it as a header).
+        return _home(request, state, caller, refusal.message, 400)
     return RedirectResponse(f"/games/{table.id}", status_code=303)
 
 
