@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
-from web_players import live, new_account, person, web_client
+from web_players import live, new_account, no_serious_axe_violation, person, web_client
 
 from fogdip.game.service import Game
 
@@ -68,6 +68,7 @@ def test_the_game_master_runs_a_gunboat_game_from_the_console(
         p = gina.page
         p.goto(invite)
         expect(p.get_by_text("nobody chooses a power")).to_be_visible()
+        no_serious_axe_violation(p)
         p.get_by_role("button", name="Join the game").click()
         expect(p).to_have_url(f"{server.url}/games/{game_id}")
         drawn = gina.api.game(game_id).power
@@ -88,6 +89,7 @@ def test_the_game_master_runs_a_gunboat_game_from_the_console(
         expect(_row(g, drawn)).to_contain_text("the bot")
         g.get_by_role("button", name="Start the game").click()
         expect(console).to_contain_text("active")
+        no_serious_axe_violation(g)
 
         p.goto(f"{server.url}/games/{game_id}")
         live(p)
@@ -116,6 +118,7 @@ def test_the_game_master_runs_a_gunboat_game_from_the_console(
         expect(g.locator(".seen-as-banner")).to_contain_text(f"Seen as {wanted}")
         expect(g.locator("#board figure.map > svg")).to_be_visible()
         assert g.locator("#board form, #board textarea").count() == 0
+        no_serious_axe_violation(g)
         theirs, _ = web_client(server, gina.name)
         mine, _ = web_client(server, gm.name)
         own = theirs.get(f"/games/{game_id}/board").text
@@ -174,6 +177,7 @@ def test_observers_see_only_what_the_game_lets_them(browser: Browser, server: Se
             assert "A secret for England" not in html
             assert "PAR - BUR" not in html  # what is filed is never an observer's
             assert o.locator("#press-compose, #lines, #console, form.orders").count() == 0
+            no_serious_axe_violation(o)
             if observers == "press":
                 expect(o.locator("figure.map")).to_have_count(0)
                 expect(o.locator("#board")).to_contain_text("observers of this game see its page and public press")
@@ -239,6 +243,7 @@ def test_draw_votes_end_the_game_and_reveal_it(browser: Browser, server: ServerP
         orders = j.locator("table.revealed-orders")
         for power in ("AUSTRIA", "GERMANY", "TURKEY"):
             expect(orders).to_contain_text(power)
+        no_serious_axe_violation(j)
         assert client.get(f"/games/{game_id}/revealed").status_code == 200
         client.close()
 

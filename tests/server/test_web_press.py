@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, expect
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
-from web_players import Person, live, new_account, person, web_client
+from web_players import Person, live, new_account, no_serious_axe_violation, person, web_client
 
 from fogdip.web.press_pages import Line, Thread, read_up_to, thread_key
 
@@ -108,6 +108,7 @@ def test_white_press_and_the_ready_count_show_live(browser: Browser, server: Ser
         a.locator("details.thread", has_text="With ENGLAND").locator("summary").click()
         expect(a.locator("details.thread", has_text="With ENGLAND")).not_to_contain_text("unread")
         expect(a.locator("#press-total")).to_contain_text("1 unread")
+        no_serious_axe_violation(a)
 
 
 def test_grey_press_is_anonymous_and_black_press_carries_its_claim(browser: Browser, server: ServerProcess) -> None:  # noqa: F811
@@ -144,6 +145,8 @@ def test_grey_press_is_anonymous_and_black_press_carries_its_claim(browser: Brow
         expect(g.locator("li.message", has_text="trust France").locator(".from")).to_have_text(
             "FRANCE (claiming to be GERMANY)"
         )
+        no_serious_axe_violation(g)
+        no_serious_axe_violation(d)
 
 
 def test_adjacent_and_gunboat_press_offer_only_what_the_table_allows(server: ServerProcess) -> None:

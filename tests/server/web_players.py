@@ -86,3 +86,19 @@ def web_client(server: ServerProcess, name: str) -> tuple[httpx.Client, str]:
 def live(page: Page) -> None:
     """Wait until the page listens on its game's stream."""
     expect(page.locator("body")).to_have_attribute("data-live", "open", timeout=10_000)
+
+
+def no_serious_axe_violation(page: Page) -> None:
+    """axe-core (run in the page) finds no serious or critical accessibility violation in the
+    parts of the page these tests are about (the board, #board, has its own tests)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = {"exclude": [["#board"]]} if page.locator("#board").count() else None
+    results = Axe().run(page, context=context)
+    serious = [
+        f"{violation['id']}: {violation['help']} ({len(violation['nodes'])} nodes: "
+        f"{[node['html'][:120] for node in violation['nodes'][:3]]})"
+        for violation in results.response["violations"]
+        if violation.get("impact") in ("serious", "critical")
+    ]
+    assert not serious, f"{page.url}: {serious}"
