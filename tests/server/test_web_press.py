@@ -97,9 +97,12 @@ def test_white_press_and_the_ready_count_show_live(browser: Browser, server: Ser
         expect(b.locator("details.thread", has_text="With FRANCE")).to_have_attribute("open", "")
 
         # Bob answers, to Alice and to all; her page shows both, unread, in their threads.
-        b.locator("#press-body").fill("")
-        b.locator("#press-to-GERMANY").uncheck()
-        _send(b, ["FRANCE"], "Only if you keep out of Belgium.")
+        # A reply ticks the thread's correspondents (and only them).
+        b.get_by_role("button", name="Reply to FRANCE").click()
+        expect(b.locator("#press-to-FRANCE")).to_be_checked()
+        expect(b.locator("#press-to-GERMANY")).not_to_be_checked()
+        expect(b.locator("#press-body")).to_be_focused()
+        _send(b, [], "Only if you keep out of Belgium.")
         _send(b, ["all"], "England wishes everyone well.")
         expect(a.locator("#press-total")).to_contain_text("2 unread", timeout=LIVE_MS)
         expect(a.locator("details.thread", has_text="To all")).to_contain_text("1 unread")

@@ -192,6 +192,17 @@ document.addEventListener("toggle", (event) => {
   if (form) sendPart(form);
 }, true);
 
+// A thread's reply button: its correspondents ticked in the form, and the message box ready.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("button[data-reply]");
+  if (!button) return;
+  const form = document.getElementById("press-compose");
+  if (!form) return;
+  const wanted = button.dataset.reply.split("+");
+  for (const box of form.querySelectorAll("input[name=to]")) box.checked = wanted.includes(box.value);
+  document.getElementById("press-body").focus();
+});
+
 // The console's copy button (the invitation link).
 document.addEventListener("click", async (event) => {
   const button = event.target.closest && event.target.closest("button[data-copy]");
