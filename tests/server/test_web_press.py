@@ -257,3 +257,32 @@ def test_a_sender_is_never_shown_where_the_press_hides_it() -> None:
         item = shown(message, 1, reader, mode)
         key, title = thread_key(item, "ENGLAND")
         assert "FRANCE" not in key + title and "GERMANY" not in key + title
+
+
+def _world(server: ServerProcess, press: str, sender: str, claim: str | None) -> tuple[str, str]:
+    """A game where ``sender`` writes to ENGLAND under ``press``: ENGLAND's press, as its page
+    loads it (with the game's id and the session's token taken out), and the game's id."""
+    _gm, gm = new_account(server, "gm")
+    made = gm.create_game("fog-of-war", press=press)
+    name, england = new_account(server, "england")
+    england.join(made.id, "ENGLAND", invite=made.invite)
+    _name, writer = new_account(server, "writer")
+    writer.join(made.id, sender, invite=made.invite)
+    gm.seat_bots(made.id)
+    gm.start(made.id)
+    writer.send_message(made.id, ["ENGLAND"], "Someone wishes you well.", claim=claim)
+    client, csrf = web_client(server, name)
+    html = client.get(f"/games/{made.id}/press").text.replace(made.id, "GAME").replace(csrf, "TOKEN")
+    for each in (client, gm, england, writer):
+        each.close()
+    return html, made.id
+
+
+def test_who_really_wrote_a_grey_or_black_message_changes_nothing_its_reader_loads(server: ServerProcess) -> None:
+    """Two worlds that differ only in which power sent a message (grey press; black press with
+    the same claim): its recipient's press is the same, byte for byte."""
+    for press, claim in (("grey", None), ("black", "ITALY")):
+        one, _ = _world(server, press, "FRANCE", claim)
+        other, _ = _world(server, press, "GERMANY", claim)
+        assert "Someone wishes you well." in one
+        assert one == other, press
