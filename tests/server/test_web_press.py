@@ -112,6 +112,9 @@ def test_white_press_and_the_ready_count_show_live(browser: Browser, server: Ser
         expect(a.locator("details.thread", has_text="With ENGLAND")).not_to_contain_text("unread")
         expect(a.locator("#press-total")).to_contain_text("1 unread")
         no_serious_axe_violation(a)
+        a.get_by_role("button", name="Mark all read").click()
+        expect(a.locator("#press-total")).to_have_text("Nothing unread.")
+        assert alice.api.messages(game_id).unread == 0
 
 
 def test_grey_press_is_anonymous_and_black_press_carries_its_claim(browser: Browser, server: ServerProcess) -> None:  # noqa: F811

@@ -267,14 +267,16 @@ def mark_read(
 
 def read_up_to(threads: list[Thread], key: str | None) -> int:
     """How far the read mark may go once thread ``key`` (``None``: all) is read: to its last
-    message, but not past another thread's first unread one.
+    message, but not past another thread's first unread one (one count is kept of what a
+    player has read: a later thread read first stays counted unread until the earlier ones
+    are read, or all are marked read).
 
-    >>> def line(index, new):
-    ...     return Line(index, "S1901M", "FRANCE", "all", "hi", False, new)
-    >>> a = Thread("all", "To all", [line(1, True), line(4, True)])
-    >>> b = Thread("FRANCE", "With FRANCE", [line(2, False), line(3, True)])
-    >>> read_up_to([a, b], "all"), read_up_to([a, b], "FRANCE"), read_up_to([a, b], None)
-    (2, 3, 4)
+    >>> def line(index):
+    ...     return Line(index, "S1901M", "FRANCE", "all", "hi", False, True)
+    >>> first = Thread("all", "To all", [line(1), line(2)])
+    >>> then = Thread("FRANCE", "With FRANCE", [line(3)])
+    >>> read_up_to([first, then], "all"), read_up_to([first, then], "FRANCE"), read_up_to([first, then], None)
+    (2, 0, 3)
     """
     everything = [line for thread in threads for line in thread.lines]
     if key is None:
