@@ -42,8 +42,9 @@ def _refused(request: Request, state: ServerState, refusal: Refusal, back: str) 
     caller = visitor(request, state)
     if refusal.kind is Refused.NOT_FOUND:
         return not_found(request, state, caller)
+    status = {Refused.BAD_REQUEST: 400, Refused.CONFLICT: 409}.get(refusal.kind, 403)
     return pages_of(request).render(
-        "message.html", context(request, state, caller, title="Not shown", message=refusal.message, back=back), 403
+        "message.html", context(request, state, caller, title="Not shown", message=refusal.message, back=back), status
     )
 
 
