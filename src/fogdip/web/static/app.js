@@ -91,6 +91,8 @@ function swapKeeping(old, html, values = true) {
   old.replaceWith(fresh);
   restore(fresh, was);
   if (window.htmx) window.htmx.process(fresh);
+  // For the page's other scripts (a countdown on the head's deadline, say): a part is new.
+  document.dispatchEvent(new CustomEvent("fogdip:part", { detail: { element: fresh } }));
 }
 
 async function refreshPart(name) {
