@@ -13,10 +13,11 @@ const stream = document.body.dataset.stream;
 const game = document.body.dataset.game;
 
 // What each event changes: the parts read again (by their ids, each from its own route).
+// (The board holds its own head; a player's seats show only its own ready mark.)
 const CHANGES = {
-  phase: ["board", "head", "seats", "press", "console", "ending"],
+  phase: ["board", "seats", "press", "console", "ending"],
   deadline: ["head", "console"],
-  ready: ["head", "seats", "console"],
+  ready: ["head", "console"],
   votes: ["seats", "console"],
   message: ["press-threads", "console"],
 };
