@@ -148,12 +148,9 @@ def sign_up(
 ) -> Response:
     try:
         create_account(state, name, password)
-        _signed, secret = open_session(state, name, password, address_of(request.scope))
     except ApiError as exc:
         return _home(request, state, None, exc.message, exc.status)
-    answer = RedirectResponse("/", status_code=303)
-    set_session_cookie(answer, secret, state)
-    return answer
+    return _session_opened(request, state, name, password)
 
 
 @router.post("/signin")
@@ -164,6 +161,11 @@ def sign_in(
     name: Annotated[str, Form()],
     password: Annotated[str, Form()],
 ) -> Response:
+    return _session_opened(request, state, name, password)
+
+
+def _session_opened(request: Request, state: ServerState, name: str, password: str) -> Response:
+    """Signed in: the first page again, with the session's cookie (or the first page with why not)."""
     try:
         _signed, secret = open_session(state, name, password, address_of(request.scope))
     except ApiError as exc:
