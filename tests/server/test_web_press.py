@@ -116,6 +116,15 @@ def test_white_press_and_the_ready_count_show_live(browser: Browser, server: Ser
         expect(a.locator("#press-total")).to_have_text("Nothing unread.")
         assert alice.api.messages(game_id).unread == 0
 
+        # Signed out meanwhile: the message is not sent, the page says why, and keeps it.
+        alice.context.clear_cookies()
+        a.locator("#press-to-ENGLAND").check()
+        a.locator("#press-body").fill("Are you still there?")
+        a.locator("#press").get_by_role("button", name="Send").click()
+        expect(a.locator("#press-compose p.refused")).to_contain_text("sign in first")
+        expect(a.locator("#press-body")).to_have_value("Are you still there?")
+        assert all(m.body != "Are you still there?" for m in bob.api.messages(game_id).messages)
+
 
 def test_grey_press_is_anonymous_and_black_press_carries_its_claim(browser: Browser, server: ServerProcess) -> None:  # noqa: F811
     with (

@@ -176,7 +176,21 @@ async function sendPart(form) {
   });
   const html = await answer.text();
   const now = document.getElementById(form.dataset.swap) || target;
-  if (now && html.trim().startsWith("<")) swapKeeping(now, html, form.dataset.fresh === undefined);
+  if (now && html.includes(`id="${form.dataset.swap}"`)) {
+    swapKeeping(now, html, form.dataset.fresh === undefined);
+    return;
+  }
+  // Not the part again (signed out meanwhile, say): say why beside the form, keep the rest.
+  const holder = document.createElement("template");
+  holder.innerHTML = html;
+  let told = form.querySelector("p.error.refused");
+  if (!told) {
+    told = document.createElement("p");
+    told.className = "error refused";
+    told.setAttribute("role", "alert");
+    form.append(told);
+  }
+  told.textContent = holder.content.textContent.trim().slice(0, 300) || `Not done (${answer.status}): reload the page.`;
 }
 
 document.addEventListener("submit", (event) => {
