@@ -153,7 +153,9 @@ function listen(delay, dropped) {
   socket.addEventListener("close", (event) => {
     document.body.dataset.live = "closed";
     if (event.code === 4401 || event.code === 4404) return; // not ours to hear: no retry
-    const wait = opened ? 500 : Math.min(delay * 2, 15000);
+    // 4429: too many streams open (other tabs): try again later, not at once.
+    const slow = event.code === 4429;
+    const wait = opened && !slow ? 500 : Math.min(Math.max(delay, slow ? 5000 : 0) * 2, 30000);
     setTimeout(() => listen(wait, true), wait);
   });
 }
