@@ -251,7 +251,7 @@ function step(href, push = true) {
 }
 
 document.addEventListener("click", (event) => {
-  const link = event.target.closest && event.target.closest("nav[data-history] a[href]");
+  const link = event.target.closest && event.target.closest("nav[data-history] a[href], a[data-now]");
   if (!link || event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
   event.preventDefault();
   step(link.getAttribute("href"));
