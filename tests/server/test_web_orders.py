@@ -189,9 +189,10 @@ def play_a_turn_by_clicking(page: Page, rng: random.Random, homes: set[str]) -> 
         for unit in given["units"]:
             # The live stream may read the board again just after a new phase (the page asks
             # too): a click that met the old board is made again.
+            wanted = sorted(unit["moves"])
             for _attempt in range(3):
                 click_unit(page, unit["province"])
-                if settled(page, lambda: lit(page) == sorted(unit["moves"])):
+                if settled(page, lambda wanted=wanted: lit(page) == wanted):
                     break
             targets = lit(page)
             assert targets == sorted(unit["moves"]), (unit["unit"], targets)
