@@ -4,12 +4,12 @@
 // engine's own legal orders for what the power may know, each written as the filing check
 // reads it. This script holds no rule of the game: it lights up what the data offers, writes
 // the chosen line into the text box (#lines), and reads the text box back to show which units
-// have an order. Filing is the form's, and every line's verdict is the server's.
+// have an order. Filing is the form's, and every line's verdict is the server's. The
+// deadline and the ready button are turn.js's.
 
 const KEYS = { h: "H", m: "M", s: "S", c: "C", r: "R", d: "D", g: "G" };
 
 let view = null; // the current board's orders panel, rebuilt whenever the board is
-let ticking = null; // the deadline's countdown timer
 let kept = null; // a draft carried over a board refreshed by the live stream
 
 // --- reading the text box ----------------------------------------------------------------------
@@ -479,6 +479,10 @@ class Panel {
     else [word, key] = ["not filed yet", "empty"];
     state.textContent = word;
     state.dataset.state = key;
+    // For the ready button (turn.js): whether to file first, and what to ask.
+    this.root.dataset.draft = String(key === "draft");
+    this.root.dataset.missing = String(this.missing || 0);
+    this.root.dataset.phase = this.data.phase;
   }
 
   // --- events ------------------------------------------------------------------------------
@@ -549,67 +553,11 @@ class Panel {
   }
 }
 
-// --- the deadline --------------------------------------------------------------------------------
-
-function countdown() {
-  if (ticking) clearInterval(ticking);
-  const time = document.getElementById("countdown");
-  const left = document.getElementById("countdown-left");
-  if (!time || !left) return;
-  const deadline = Date.parse(time.getAttribute("datetime"));
-  const length = Number(time.dataset.length || 0) * 1000;
-  const tick = () => {
-    const ms = deadline - Date.now();
-    if (ms <= 0) {
-      left.textContent = "— time is up: the turn is being played";
-      time.parentElement.classList.add("late");
-      return;
-    }
-    const s = Math.floor(ms / 1000);
-    const parts = [Math.floor(s / 86400) ? `${Math.floor(s / 86400)}d` : "", `${Math.floor((s % 86400) / 3600)}h`, `${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`, `${String(s % 60).padStart(2, "0")}s`];
-    const late = length > 0 && ms <= length / 10;
-    left.textContent = `— ${parts.filter(Boolean).join(" ")} left${late ? " (hurry: the last tenth of the time)" : ""}`;
-    time.parentElement.classList.toggle("late", late);
-  };
-  tick();
-  ticking = setInterval(tick, 1000);
-}
-
-// --- marking ready -------------------------------------------------------------------------------
-
-function ask(text) {
-  const dialog = document.getElementById("ready-ask");
-  document.getElementById("ready-ask-text").textContent = text;
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
-    dialog.returnValue = "";
-    dialog.showModal();
-  });
-}
-
-async function beforeReady(event) {
-  if (!view || event.detail.elt.id !== "ready-button") return;
-  event.preventDefault();
-  if (view.draft()) {
-    const form = view.lines.form;
-    await window.htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, target: "#verdicts", swap: "innerHTML" });
-    const note = document.querySelector("#verdicts [data-filed]");
-    if (!note || note.dataset.filed !== "true") return; // the verdicts say what to fix
-  }
-  if (view.missing > 0) {
-    const what = view.data.phase === "A" || view.data.phase === "S" ? "choices" : "units";
-    const told = `${view.missing} of your ${what} ${view.missing === 1 ? "has" : "have"} no order yet: ${view.data.phase === "M" ? "they hold" : "they take the game's default"}. Mark ready anyway?`;
-    if (!(await ask(told))) return;
-  }
-  event.detail.issueRequest(true);
-}
-
 // --- setting up, and keeping up with the live board ---------------------------------------------
 
 function start() {
   const root = document.querySelector(".orders-panel");
   view = null;
-  countdown();
   if (!root || !document.getElementById("choices")) return;
   view = new Panel(root);
   document.getElementById("picker").hidden = false;
@@ -636,10 +584,6 @@ document.addEventListener("map:ready", () => {
   view.markUnits();
   view.update();
   view.show();
-});
-
-document.addEventListener("htmx:confirm", (event) => {
-  beforeReady(event);
 });
 
 document.addEventListener("htmx:beforeSwap", (event) => {
