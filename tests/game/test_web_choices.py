@@ -4,6 +4,8 @@ byte for byte."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -205,3 +207,22 @@ def test_a_unit_the_power_cannot_see_changes_nothing_offered(
     first = build_choices(variant, seen_world, power, fog.initial(seen_world.state, power))
     second = build_choices(variant, other_world, power, fog.initial(other_world.state, power))
     assert first.dumps() == second.dumps()
+
+
+@pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman"])
+def test_a_game_whose_hidden_moves_differ_offers_the_same(preset: str) -> None:
+    # Two games alike but for whether France's fleet left Brest, out of England's sight (from
+    # either place it could move to the Channel, next to F LON): England's choices, from its
+    # own reports, are the same, byte for byte.
+    worlds = [Game.create(preset), Game.create(preset)]
+    for game, lines in zip(worlds, [["F BRE H"], ["F BRE - MAO"]], strict=True):
+        if game.position.setup_pending:
+            game.adjudicate()
+        game.file("FRANCE", lines)
+        while game.turn.startswith("S"):
+            game.adjudicate()
+    assert worlds[0].position.state.units != worlds[1].position.state.units
+    first, second = (choices_of(game, "ENGLAND").dumps() for game in worlds)
+    assert first == second
+    fleet = next(unit for unit in json.loads(first)["units"] if unit["unit"] == "F LON")
+    assert "ENG" in fleet["moves"]  # beside the Channel
