@@ -185,6 +185,8 @@ def play_a_turn_by_clicking(page: Page, rng: random.Random, homes: set[str]) -> 
     (and the army-or-fleet button a build asks)."""
     given = choices(page)
     turn = given["turn"]
+    if given["phase"] == "R" and not given["units"]:
+        expect(page.locator("#pick-help")).to_contain_text("there is nothing to order")
     if given["phase"] in ("M", "R"):
         for unit in given["units"]:
             # The live stream may read the board again just after a new phase (the page asks

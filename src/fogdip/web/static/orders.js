@@ -378,7 +378,11 @@ class Panel {
       if (adjust && adjust.due > 0) return `You may build ${adjust.due}: click a lit centre (or a button below), then army or fleet.`;
       if (adjust && adjust.due < 0) return `You must remove ${-adjust.due}: choose the units to remove.`;
       if (Object.keys(this.data.setup).length) return "Choose the unit each lit centre starts with.";
-      if (this.data.phase === "R") return "Click your dislodged unit to retreat or disband it.";
+      if (this.data.phase === "R") {
+        if (!this.units.size) return "None of your units was dislodged: there is nothing to order. Mark ready when you are.";
+        return "Click your dislodged unit to retreat or disband it.";
+      }
+      if (adjust && !this.units.size) return "You neither build nor remove this Winter: mark ready when you are.";
       return "Click one of your units on the map (or choose it here) to give it an order.";
     }
     const order = this.orderOf(this.selected);
