@@ -492,3 +492,33 @@ def test_a_support_by_its_key_and_two_clicks(page: Page, server: ServerProcess) 
     # Back to moving: the same unit's moves are lit again, and its order is told.
     assert lit(page) == sorted(unit["moves"])
     expect(page.locator("#pick-help")).to_contain_text(f"Now: {text}.")
+
+
+def test_a_convoy_by_its_key_and_two_clicks(page: Page, server: ServerProcess) -> None:
+    game = Game.create("fog-of-war")
+    game.file("ENGLAND", ["F LON - NTH", "A LVP - YOR"])
+    while game.turn != "F1901M":
+        game.adjudicate()
+    master = account(server, unique("gm"))
+    made = master.import_game(game_to_json(game.record), name="a convoy", private=False)
+    master.seat_bots(made.id, [p for p in game.powers if p != "ENGLAND"])
+    _sign_up(page, server)
+    page.goto(f"{server.url}/games/{made.id}")
+    page.get_by_role("button", name="Join (a free power)").click()
+    expect(page.get_by_text("you play ENGLAND")).to_be_visible()
+    count_swaps(page)
+    map_ready(page)
+    fleet = next(u for u in choices(page)["units"] if u["unit"] == "F NTH")
+    click_unit(page, "NTH")
+    page.get_by_role("button", name="Convoy").click()
+    assert lit(page) == sorted({army for army, _to, _text in fleet["convoys"]}) == ["YOR"]
+    click_province(page, "YOR")
+    assert "NWY" in lit(page)
+    click_province(page, "NWY")
+    expect(page.locator("#lines")).to_have_value("F NTH C A YOR - NWY")
+    # The army's own move by convoy is offered to it too.
+    click_unit(page, "YOR")
+    click_province(page, "NWY")
+    expect(page.locator("#lines")).to_have_value(re.compile(r"^F NTH C A YOR - NWY\nA YOR - NWY( VIA)?$"))
+    page.get_by_role("button", name="File orders").click()
+    expect(page.locator("#verdicts li.ok")).to_have_count(2)
