@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 import test_web_browser as browsing
 from playwright.sync_api import Page, expect
 
@@ -176,7 +177,7 @@ def start_against_bots(page: Page, server: ServerProcess, preset: str) -> str:
     page.get_by_role("button", name=f"Play {preset}").click()
     expect(page.locator("#choices")).to_be_attached()
     count_swaps(page)
-    map_ready(page)
+    quiet(page)
     return page.url.rsplit("/", 1)[-1]
 
 
@@ -522,3 +523,29 @@ def test_a_convoy_by_its_key_and_two_clicks(page: Page, server: ServerProcess) -
     expect(page.locator("#lines")).to_have_value(re.compile(r"^F NTH C A YOR - NWY\nA YOR - NWY( VIA)?$"))
     page.get_by_role("button", name="File orders").click()
     expect(page.locator("#verdicts li.ok")).to_have_count(2)
+
+
+@pytest.mark.parametrize("preset", ["fog-1898", "diplomyopia", "standard"])
+def test_each_presets_first_turn_by_clicking_is_accepted_whole(page: Page, server: ServerProcess, preset: str) -> None:
+    start_against_bots(page, server, preset)
+    given = choices(page)
+    if given["phase"] == "S":  # the 1898 start: the one centre's unit, army or fleet
+        (centre, options), *_ = given["setup"].items()
+        expect(page.locator("#ordered-count")).to_have_text("0 of 1 centres chosen")
+        click_province(page, centre)
+        if len(options) > 1:
+            page.locator("#pick-targets").get_by_role("button", name=options[-1], exact=True).click()
+        expect(page.locator("#lines")).to_have_value(options[-1])
+        ready(page, given["turn"])
+        given = choices(page)
+    for unit in given["units"]:
+        click_unit(page, unit["province"])
+        target = lit(page)[0]
+        click_province(page, target)
+        if len(unit["moves"][target]) > 1:
+            page.locator("#pick-targets").get_by_role("button", name=unit["moves"][target][-1], exact=True).click()
+    lines = page.locator("#lines").input_value().splitlines()
+    assert len(lines) == len(given["units"])
+    page.get_by_role("button", name="File orders").click()
+    expect(page.locator("#verdicts li.ok")).to_have_count(len(lines))
+    expect(page.locator("#verdicts li.refused")).to_have_count(0)
