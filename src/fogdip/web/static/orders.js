@@ -498,6 +498,9 @@ class Panel {
     }
     if (this.map) {
       this.map.addEventListener("click", (event) => this.clicked(event));
+      // The arrows step among the lit places (or one's units) while one of them has the
+      // focus; elsewhere on the map they pan it (map.js), so this listens first.
+      this.map.addEventListener("keydown", (event) => this.arrow(event), { capture: true });
       this.map.addEventListener("keydown", (event) => {
         if (event.key !== "Enter" && event.key !== " ") return;
         if (this.clicked(event)) {
@@ -531,6 +534,19 @@ class Panel {
       return true;
     }
     return false;
+  }
+
+  arrow(event) {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    const here = event.target;
+    if (!step || event.altKey || event.ctrlKey || event.metaKey || !here.classList) return;
+    const kind = here.classList.contains("lit") ? ".lit" : here.classList.contains("orderable") ? ".orderable" : null;
+    if (!kind) return;
+    const all = [...this.map.querySelectorAll(kind)];
+    const next = all[(all.indexOf(here) + step + all.length) % all.length];
+    event.preventDefault();
+    event.stopPropagation();
+    if (next) next.focus();
   }
 
   // After a choice by the keyboard: on to the lit places, or back to the unit.
