@@ -132,6 +132,27 @@ def click_unit(page: Page, province: str) -> None:
     page.mouse.click(point[0], point[1])
 
 
+def order_by_clicks(page: Page, unit: dict[str, Any], pick: Any) -> str:
+    """Click ``unit`` on the map, then the place ``pick`` chooses among those lit (and the
+    first coast, where one is asked); the place clicked. The live stream may read the board
+    again meanwhile (the page asks for it too): a click that met the old board is made again."""
+    mine = re.compile(re.escape(unit["unit"]) + " ")
+    for _attempt in range(3):
+        click_unit(page, unit["province"])
+        if not settled(page, lambda: lit(page) == sorted(unit["moves"])):
+            continue
+        target: str = pick(lit(page))
+        click_province(page, target)
+        texts = unit["moves"][target]
+        if len(texts) > 1:  # a coast (or overland or by convoy) is asked
+            if not settled(page, lambda: page.locator("#pick-help").inner_text().endswith("Choose one:")):
+                continue
+            page.locator("#pick-targets").get_by_role("button", name=texts[0], exact=True).click()
+        if settled(page, lambda: any(mine.match(line) for line in page.locator("#lines").input_value().splitlines())):
+            return target
+    raise AssertionError(f"{unit['unit']} could not be given an order by clicks")
+
+
 def ready(page: Page, turn: str) -> None:
     """Mark ready (filing a draft first, as the page does); every other seat is the bot's, so
     the turn is played and the next one shows without a reload."""
@@ -190,23 +211,8 @@ def play_a_turn_by_clicking(page: Page, rng: random.Random, homes: set[str]) -> 
         expect(page.locator("#pick-help")).to_contain_text("there is nothing to order")
     if given["phase"] in ("M", "R"):
         for unit in given["units"]:
-            # The live stream may read the board again just after a new phase (the page asks
-            # too): a click that met the old board is made again.
-            wanted = sorted(unit["moves"])
-            for _attempt in range(3):
-                click_unit(page, unit["province"])
-                if settled(page, lambda wanted=wanted: lit(page) == wanted):
-                    break
-            targets = lit(page)
-            assert targets == sorted(unit["moves"]), (unit["unit"], targets)
             # A simple strategy: on to a supply centre where there is one.
-            centres = [t for t in targets if t in SUPPLY_CENTRES - homes]
-            target = rng.choice(centres or targets)
-            click_province(page, target)
-            if len(unit["moves"][target]) > 1:  # a coast is asked
-                expect(page.locator("#pick-help")).to_have_text(re.compile("Choose one:$"))
-                page.locator("#pick-targets").get_by_role("button", name=unit["moves"][target][0], exact=True).click()
-            expect(page.locator("#lines")).to_have_value(re.compile(re.escape(f"{unit['unit']} ")))
+            order_by_clicks(page, unit, lambda lit: rng.choice([t for t in lit if t in SUPPLY_CENTRES - homes] or lit))
         expect(page.locator("#ordered-count")).to_contain_text(f"{len(given['units'])} of {len(given['units'])}")
     elif given["phase"] == "A" and given["adjust"]["due"] > 0:
         due = given["adjust"]["due"]
@@ -543,11 +549,7 @@ def test_each_presets_first_turn_by_clicking_is_accepted_whole(page: Page, serve
         ready(page, given["turn"])
         given = choices(page)
     for unit in given["units"]:
-        click_unit(page, unit["province"])
-        target = lit(page)[0]
-        click_province(page, target)
-        if len(unit["moves"][target]) > 1:
-            page.locator("#pick-targets").get_by_role("button", name=unit["moves"][target][-1], exact=True).click()
+        order_by_clicks(page, unit, lambda lit: lit[0])
     lines = page.locator("#lines").input_value().splitlines()
     assert len(lines) == len(given["units"])
     page.get_by_role("button", name="File orders").click()
