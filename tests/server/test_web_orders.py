@@ -272,7 +272,7 @@ def test_a_retreat_by_clicking(page: Page, server: ServerProcess) -> None:
     page.get_by_role("button", name="Join (a free power)").click()
     expect(page.get_by_text("you play FRANCE")).to_be_visible()
     count_swaps(page)
-    map_ready(page)
+    quiet(page)
     given = choices(page)
     assert given["phase"] == "R" and [u["unit"] for u in given["units"]] == ["A BUR"]
     expect(page.locator("#ordered-count")).to_have_text("0 of 1 dislodged units ordered")
@@ -518,7 +518,7 @@ def test_a_convoy_by_its_key_and_two_clicks(page: Page, server: ServerProcess) -
     page.get_by_role("button", name="Join (a free power)").click()
     expect(page.get_by_text("you play ENGLAND")).to_be_visible()
     count_swaps(page)
-    map_ready(page)
+    quiet(page)
     fleet = next(u for u in choices(page)["units"] if u["unit"] == "F NTH")
     click_unit(page, "NTH")
     page.get_by_role("button", name="Convoy").click()
