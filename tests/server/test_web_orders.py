@@ -98,10 +98,20 @@ def click_province(page: Page, province: str) -> None:
           const el = document.querySelector(`figure.map svg [data-province="${p}"]`);
           el.scrollIntoView({block: "center"});
           const box = el.getBoundingClientRect();
-          for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
-            const x = box.left + box.width * i / 16, y = box.top + box.height * j / 16;
+          // A spot well inside it: the province under the pointer and around it (a hovered
+          // border is drawn wider).
+          const mine = (x, y) => {
             const hit = document.elementFromPoint(x, y);
-            if (hit && hit.closest("[data-province]") === el && !hit.closest("[data-unit]")) return [x, y];
+            return hit && hit.closest("[data-province]") === el && !hit.closest("[data-unit]");
+          };
+          let best = null;
+          for (const margin of [8, 4, 0]) {
+            for (let i = 1; i < 16 && !best; i++) for (let j = 1; j < 16 && !best; j++) {
+              const x = box.left + box.width * i / 16, y = box.top + box.height * j / 16;
+              const around = [[0, 0], [margin, 0], [-margin, 0], [0, margin], [0, -margin]];
+              if (around.every(([dx, dy]) => mine(x + dx, y + dy))) best = [x, y];
+            }
+            if (best) return best;
           }
           return null;
         }""",
