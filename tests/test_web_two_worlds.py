@@ -210,3 +210,20 @@ def test_press_between_other_powers(worlds: Worlds, observers: str, messages: li
     )
     assert_same(one, other, "FRANCE", "watcher", "outsider")
     assert_no_account_names(one, "FRANCE", "watcher", "outsider")
+
+
+@pytest.mark.parametrize(("preset", "press"), [("fog-of-war", "black"), ("fog-of-war", "grey"), ("fog-1898", None)])
+def test_who_really_sent_a_message(worlds: Worlds, preset: str, press: str | None) -> None:
+    """A message to France and one to all, claiming to be Turkey's in black press, anonymous
+    in grey, come from England or from Italy: France (a recipient), and the watcher, get the
+    same pages."""
+
+    def play(world: World, sender: object) -> None:
+        claim = "TURKEY" if world.site.accounts["master"].client.game(world.id).press == "black" else None
+        world.send(str(sender), ["FRANCE"], "Shall we share Belgium?", claim=claim)
+        world.send(str(sender), "all", "Peace to everyone.", claim=claim)
+        world.checkpoint("sent")
+
+    one, other = both(worlds, play, ("ENGLAND", "ITALY"), preset=preset, players=PLAYERS, press=press)
+    assert_same(one, other, "FRANCE", "watcher", "outsider")
+    assert_no_account_names(one, "FRANCE", "watcher", "outsider")

@@ -258,8 +258,8 @@ class World:
         self.players[power].client.file_orders(self.id, list(lines), turn=self.turn)
         self.filed[power] = list(lines)
 
-    def send(self, power: str, to: list[str] | str, body: str) -> None:
-        self.players[power].client.send_message(self.id, to, body)
+    def send(self, power: str, to: list[str] | str, body: str, claim: str | None = None) -> None:
+        self.players[power].client.send_message(self.id, to, body, claim=claim)
 
     def adjudicate(self) -> None:
         turn = self.site.accounts["master"].client.adjudicate(self.id, turn=self.turn)

@@ -9,14 +9,14 @@ and it is checked on both screens."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from fogdip.client import FogdipClient
 from fogdip.server.auth import COOKIE
@@ -45,15 +45,32 @@ class Look:
     #: axe rules a page is known to break, each with why it is not fixed here: the test fails
     #: on any other, and once a known one is gone (then remove it from here).
     known: tuple[tuple[str, str], ...] = ()
+    #: What is done on the page before it is checked (a form sent, a partial swapped in).
+    then: Callable[[Page], None] | None = None
+
+
+def _refused_sign_in(page: Page) -> None:
+    page.locator("#signin-name").fill("nobody-at-all")
+    page.locator("#signin-password").fill("not the password")
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.locator(".error")).to_be_visible()
+
+
+def _refused_line(page: Page) -> None:
+    page.locator("#lines").fill("A PAR H\nA XYZ H")
+    page.get_by_role("button", name="File orders").click()
+    expect(page.locator("#verdicts li.refused")).to_be_visible()
 
 
 #: Every page a person can load, by whom: the one list to extend.
 PAGES: tuple[Look, ...] = (
     Look("first page, signed out (sign in and sign up)", None, "/"),
+    Look("a refused sign-in", None, "/", then=_refused_sign_in),
     Look("first page, signed in (play, my games, open games, new game)", "player", "/"),
     Look("a new game, forming (its game master)", "master", "/games/{game}", "forming"),
     Look("a game against bots (its player)", "player", "/games/{game}", "bots", has_map=True),
     Look("a game with press (a player)", "player", "/games/{game}", "fog", has_map=True),
+    Look("orders with a refused line", "player", "/games/{game}", "bots", has_map=True, then=_refused_line),
     Look("a game with press (its game master)", "master", "/games/{game}", "fog", has_map=True),
     Look("a game, observers see the board", "watcher", "/games/{game}", "fog", has_map=True),
     Look("a game, observers see the press only", "watcher", "/games/{game}", "press-only"),
@@ -131,6 +148,9 @@ def _open(browser: Browser, site: Site, look: Look, screen: dict[str, Any]) -> W
     path = look.path.replace("{game}", site.games[look.game]) if look.game else look.path
     watched.page.goto(site.server.url + path)
     watched.page.wait_for_load_state("networkidle")
+    if look.then is not None:
+        look.then(watched.page)
+        watched.page.wait_for_load_state("networkidle")
     return watched
 
 
