@@ -115,7 +115,25 @@ def game(server: ServerProcess) -> Iterator[Game]:
     player.close()
 
 
+def told_to(api: FogdipClient, game_id: str, phases: list[str]) -> str:
+    """Everything the player's own API answers carry now: its view, its map now and at each
+    of ``phases``, the game, its messages."""
+    base = f"/api/v1/games/{game_id}"
+    answers = [api.request("GET", base + path).text for path in ("/view", "/map.svg", "", "/messages")]
+    for phase in sorted(set(phases)):
+        answers.append(api.request("GET", base + "/map.svg", params={"phase": phase}).text)
+    return "\n".join(answers)
+
+
+def hidden_forms(units: set[tuple[str, str]], told: str) -> set[str]:
+    """The forms of ``units`` that nothing ``told`` carries."""
+    return {form for unit in units for form in unit_forms(*unit) if not _contains(told, form)}
+
+
 def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: ServerProcess, game: Game) -> None:
+    """Each phase's captures (what came since the last phase was shown) are checked against
+    the units of the game master's positions so far that the player's API answers at that
+    phase never name; then everything against the whole game's."""
     watched: Watched = new_page(browser)
     page = watched.page
     captured = Captured()
@@ -127,6 +145,10 @@ def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: Server
     expect(page.get_by_text(f"Signed in as {game.name}")).to_be_visible()
 
     master_units: set[tuple[str, str]] = set()
+    phases = ["start"]
+    found: list[str] = []
+    hidden_at: list[int] = []
+    since = (0, 0)
     page.goto(f"{server.url}/games/{game.id}")
     board = page.locator("#board")
     for _ in range(PHASES):
@@ -134,12 +156,25 @@ def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: Server
         master_units |= _units_of(game.master.view(game.id)["position"])
         # the past phases as this power saw them
         hrefs = [link.get_attribute("href") or "" for link in page.locator("nav.history a").all()]
+        phases += [href.rsplit("phase=", 1)[1] for href in hrefs if "phase=" in href]
         for href in hrefs:
             if "phase=" in href:
                 page.goto(server.url + href)
         page.goto(f"{server.url}/games/{game.id}")
         page.wait_for_load_state("networkidle")
         captured.doms.append((turn, page.content()))
+        # this phase's captures, against what is hidden now
+        hidden = hidden_forms(master_units, told_to(game.player, game.id, phases))
+        hidden_at.append(len(hidden))
+        window = [
+            *captured.answers[since[0] :],
+            *((f"frame #{i}", f) for i, f in enumerate(captured.frames[since[1] :], since[1])),
+            (f"DOM at {turn}", captured.doms[-1][1]),
+        ]
+        found += [
+            f"{form!r} in {where[:100]} at {turn}" for where, text in window for form in hidden if _contains(text, form)
+        ]
+        since = (len(captured.answers), len(captured.frames))
         if turn == "COMPLETED" or page.locator("#lines").count() == 0:
             break
         page.get_by_role("button", name="File orders").click()
@@ -148,26 +183,15 @@ def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: Server
         expect(board).not_to_have_attribute("data-turn", turn, timeout=15_000)  # live, no reload
         page.wait_for_load_state("networkidle")
         captured.doms.append((f"{turn} → next", page.content()))
-    master_units |= _units_of(game.master.view(game.id)["position"])
     watched.close()
     assert not watched.policy_violations(), watched.problems
+    assert not found, "units outside sight reach the page:\n" + "\n".join(found[:20])
 
-    # What the player's own API answers carry, at the end: its view, its map at every phase it
-    # was told, the game, its messages.
-    api = game.player
-    told = [api.request("GET", f"/api/v1/games/{game.id}/view").text, api.map_svg(game.id)]
-    told += [
-        api.request("GET", f"/api/v1/games/{game.id}").text,
-        api.request("GET", f"/api/v1/games/{game.id}/messages").text,
-    ]
-    phases = ["start", *re.findall(r"phase=([A-Z0-9]+)", "".join(dom for _turn, dom in captured.doms))]
-    for phase in sorted(set(phases)):
-        told.append(api.request("GET", f"/api/v1/games/{game.id}/map.svg", params={"phase": phase}).text)
-    corpus = "\n".join(told)
-    hidden = sorted({form for unit in master_units for form in unit_forms(*unit) if not _contains(corpus, form)})
+    # the whole game: forms hidden at its end found anywhere
+    hidden = hidden_forms(master_units, told_to(game.player, game.id, phases))
     # the test has teeth: most of the board is out of France's sight, and the page was read
-    assert len([f for f in hidden if not f.startswith("data-")]) >= 10, hidden
-    assert captured.frames and len(captured.answers) > 10 and len(captured.doms) >= 4
+    assert min(hidden_at) >= 10 and len([f for f in hidden if not f.startswith("data-")]) >= 10, hidden
+    assert captured.frames and len(captured.answers) > 10 and len(captured.doms) >= 6
     assert any(f"/games/{game.id}/board" in url for url, _body in captured.answers), "a live board update"
     found = [
         f"{form!r} in {where[:100]}"
