@@ -102,6 +102,7 @@ def _play_orders(world: World, german: object) -> None:
     world.checkpoint("next")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("observers", ["press", "board"])
 @WORLDS
 @given(pair=st.tuples(german_orders, german_orders).filter(lambda p: p[0] != p[1]))
@@ -132,6 +133,7 @@ def test_the_harness_sees_where_the_worlds_differ(worlds: Worlds, observers: str
         assert_differs(one, other, "watcher", "moved board partial")
 
 
+@pytest.mark.slow
 @WORLDS
 @given(builds=st.tuples(st.sampled_from("AF"), st.sampled_from("AF")).filter(lambda b: b != ("A", "A")))
 def test_the_kind_of_a_hidden_unit(worlds: Worlds, builds: tuple[str, str]) -> None:
@@ -186,6 +188,7 @@ def test_a_hidden_unit_dislodged(worlds: Worlds) -> None:
     assert_differs(one, other, "master", "fought game page")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("observers", ["none", "press", "board"])
 @WORLDS
 @given(messages=private_messages)
