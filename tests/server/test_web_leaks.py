@@ -1,5 +1,5 @@
 """No unit outside sight in the DOM, nor in any response the page receives: a player plays a
-fog-of-war game page in Debian's Chromium against a real ``fogdip serve`` (the bot on every
+fog game page (fog-of-war, sighting) in Debian's Chromium against a real ``fogdip serve`` (the bot on every
 other seat), through several phases, loading its past phases; every HTTP answer's body, every
 WebSocket frame the page receives, and the page's DOM at each phase are kept. The game
 master's full position at every phase (through the API) gives each unit's forms (``A MUN``,
@@ -102,11 +102,11 @@ class Game:
     name: str
 
 
-@pytest.fixture
-def game(server: ServerProcess) -> Iterator[Game]:
-    """A fog-of-war game: France a person, the bot on every other seat, started."""
+@pytest.fixture(params=["fog-of-war", "sighting"])
+def game(request: pytest.FixtureRequest, server: ServerProcess) -> Iterator[Game]:
+    """A fog game of each preset: France a person, the bot on every other seat, started."""
     master, player = account(server, "master"), account(server, "france")
-    made = master.create_game("fog-of-war", name="in the fog", private=True)
+    made = master.create_game(request.param, name="in the fog", private=True)
     player.join(made.id, "FRANCE", invite=made.invite)
     master.seat_bots(made.id)
     master.start(made.id)
