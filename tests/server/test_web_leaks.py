@@ -1,10 +1,10 @@
 """No unit outside sight in the DOM, nor in any response the page receives: a player plays a
-fog game page (fog-of-war, sighting) in Debian's Chromium against a real ``fogdip serve`` (the bot on every
-other seat), through several phases, loading its past phases; every HTTP answer's body, every
-WebSocket frame the page receives, and the page's DOM at each phase are kept. The game
-master's full position at every phase (through the API) gives each unit's forms (``A MUN``,
-``F STP/SC``, ``data-unit="MUN"``); those that none of the player's own API answers carry
-(its view, its map at every phase, its messages) must appear in none of the captures."""
+fog game page (fog-of-war, sighting) in Debian's Chromium against a real ``fogdip serve`` (the
+bot on every other seat), through several phases, loading its past phases; every HTTP answer's
+body, every WebSocket frame the page receives, and the page's DOM at each phase are kept. The
+game master's full position at every phase (through the API) gives each unit's forms
+(``A MUN``, ``F STP/SC``, ``data-unit="MUN"``); those that none of the player's own API answers
+carry (its view, its map at every phase, its messages) must appear in none of the captures."""
 
 from __future__ import annotations
 
