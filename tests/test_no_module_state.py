@@ -42,6 +42,10 @@ INTERNING = {
     # immutable, the same for every game.
     "fogdip.maps.geometry.load_geometry",
     "fogdip.maps.svg.painter",
+    # The board a page is served (and its hash and gzip) and the legend's symbols, drawn once
+    # per map: immutable, the same for every game and viewer.
+    "fogdip.maps.layers.board_of",
+    "fogdip.maps.legend.symbols",
     # The server's prepared SQL statements, built once: expressions with bound parameters,
     # the same for every game and request.
     "fogdip.server.queries.statements",

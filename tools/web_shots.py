@@ -10,6 +10,7 @@ Needs Debian's chromium (``apt install chromium``) and Playwright for Python; st
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import socket
 import subprocess
@@ -35,10 +36,14 @@ def _port() -> int:
 
 def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _port()
+    # This checkout's code, whichever fogdip is installed.
+    source = str(Path(__file__).resolve().parents[1] / "src")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     process = subprocess.Popen(
         [sys.executable, "-m", "fogdip", "serve", "--data", str(folder), "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=environment,
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
@@ -54,7 +59,27 @@ def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 def _shoot(page: Page, out: Path, name: str) -> None:
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
+        if page.locator("figure.map").count():
+            page.wait_for_selector("figure.map[data-ready]")  # the board drawn inline
         page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
+
+
+def _history(page: Page, out: Path) -> None:
+    """A fog game played on for a turn, then its first phase again, as the power saw it; and
+    its map zoomed in and panned by the keys."""
+    page.set_viewport_size(SIZES["desktop"])
+    turn = page.locator("#board").get_attribute("data-turn")
+    page.get_by_role("button", name="Ready").click()
+    page.wait_for_function("turn => document.getElementById('board').dataset.turn !== turn", arg=turn, timeout=30_000)
+    page.wait_for_selector("figure.map[data-ready]")
+    page.locator("svg.map-view").focus()
+    for key in ("+", "+", "ArrowLeft"):
+        page.keyboard.press(key)
+    _shoot(page, out, "game-zoomed")
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("nav.history .steps a[aria-current]:not(:text('now'))")
+    _shoot(page, out, "game-history")
 
 
 def main() -> None:
@@ -85,6 +110,8 @@ def main() -> None:
                     page.get_by_role("button", name=f"Play {preset}").click()
                     page.wait_for_selector("#board")
                     _shoot(page, args.out, f"game-{preset}")
+                    if preset == "fog-of-war":
+                        _history(page, args.out)
                 browser.close()
         finally:
             process.terminate()

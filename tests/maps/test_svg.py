@@ -105,7 +105,7 @@ def test_a_ghost_is_faded_and_says_when_it_was_last_seen() -> None:
     )
     later = observation(phase="F1901M", next_phase="W1901A", visible={"BUR"}, units=[SeenUnit("BUR", "FRANCE", "A")])
     svg = scene_svg(later, (earlier,))
-    assert "A MUN (Germany), last seen S1901" in svg
+    assert "A MUN (Germany), last seen here in Spring 1901; it may have moved" in svg
     assert ">last seen S1901</text>" in svg
     ghost = next(g for g in parsed(svg).iter(f"{SVG}g") if "last seen" in (g.findtext(f"{SVG}title") or ""))
     assert ghost.get("opacity") == "0.5"

@@ -14,28 +14,21 @@ True
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
 from types import MappingProxyType
 
-from fogdip.fog.masked import HIDDEN, Hidden, MaskedUnit, OrderKind, Place
 from fogdip.maps import style
+from fogdip.maps.arrows import _STROKES, _Arrows, _cross, _question
 from fogdip.maps.geometry import MapGeometry, Point, load_geometry
-from fogdip.maps.scene import DrawnOrder, DrawnUnit, Scene
+from fogdip.maps.icons import _DISLODGED_OFFSET, _haloed, _unit_data, _unit_icon
+from fogdip.maps.scene import DrawnUnit, Scene
 
 #: The map's width in SVG units.
 WIDTH = 1500.0
 _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-#: Hidden ends of arrows leave, and arrive, in one fixed direction: an arrow into the fog must
-#: not point at the province it went to.
-_OUT = (math.sqrt(0.5), -math.sqrt(0.5))
-_IN = (math.sqrt(0.5), math.sqrt(0.5))
-_STUB = 44.0
-_UNIT_R = 12.0
-_DISLODGED_OFFSET = (17.0, 13.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +41,7 @@ class Painter:
     region_paths: Mapping[str, str] = field(repr=False)
     board: str = field(repr=False)
     names: str = field(repr=False)
+    hits: str = field(repr=False)
 
     def point(self, location: str) -> Point:
         """The unit anchor of ``location`` (a province or coast), in SVG units."""
@@ -90,15 +84,17 @@ def painter(map_name: str) -> Painter:
         MappingProxyType(paths),
         _board(geometry, paths, scale),
         _names(geometry, scale),
+        _hits(geometry, scale),
     )
 
 
-def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = None) -> str:
+def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = None, hits: bool = False) -> str:
     """The SVG document of ``scene``. With ``crop``, the map shows only the part of the board
     the viewer knows (what it sees, its ghosts, the places its orders name), enlarged to the
     full width: on a phone's screen its names and units read without zooming. ``drawn``: the
     viewer's fog outlines drawn before (:meth:`Painter.fog_path`), kept by the caller for that
-    viewer alone."""
+    viewer alone. With ``hits``, every province has a transparent target a page can click
+    (``data-province``), under the units."""
     paint = painter(scene.map)
     legend = _Legend(scene)
     box = _known_box(paint, scene) if crop else (0.0, 0.0, WIDTH, paint.height)
@@ -120,9 +116,10 @@ def render_svg(scene: Scene, *, crop: bool = False, drawn: FogOutlines | None = 
     for order in scene.orders:
         arrows.draw(order)
     out.append("".join(arrows.under))
+    if hits:
+        out.append(paint.hits)
     out.append(_units(paint, scene))
-    out.append("".join(arrows.over))
-    out.append(_marks(paint, scene))
+    out.append(f'<g pointer-events="none">{"".join(arrows.over)}{_marks(paint, scene)}</g>')
     if crop:
         out.append("</svg>")
     out.append(legend.draw(map_height))
@@ -185,6 +182,28 @@ def _rings_path(rings: Iterable[list[Point]], scale: float) -> str:
     return "".join("M" + "L".join(f"{x * scale:.1f} {y * scale:.1f}" for x, y in ring) + "Z" for ring in rings)
 
 
+def compact_path(rings: Iterable[Sequence[Point]], scale: float) -> str:
+    """Closed rings as path data in whole units, each point a step from the last (points that
+    round to the same one are dropped).
+
+    >>> compact_path([[(0.0, 0.0), (10.2, 0.0), (10.0, 5.4), (10.1, 5.3)]], 1.0)
+    'M0 0l10 0 0 5z'
+    """
+    parts: list[str] = []
+    for ring in rings:
+        last: tuple[int, int] | None = None
+        steps: list[str] = []
+        for x, y in ring:
+            point = (round(x * scale), round(y * scale))
+            if last is None:
+                parts.append(f"M{point[0]} {point[1]}")
+            elif point != last:
+                steps.append(f"{point[0] - last[0]} {point[1] - last[1]}")
+            last = point
+        parts.append(("l" + " ".join(steps) if steps else "") + "z")
+    return "".join(parts)
+
+
 def _board(geometry: MapGeometry, paths: Mapping[str, str], scale: float) -> str:
     out = [f'<rect width="{WIDTH:.0f}" height="{geometry.height * scale:.1f}" fill="{style.WATER}"/>']
     # All land at once, by its outline (borders inside it drawn once, as lines, below); then
@@ -225,16 +244,6 @@ def _board(geometry: MapGeometry, paths: Mapping[str, str], scale: float) -> str
     return "".join(out)
 
 
-def _haloed(at: str, look: str, fill: str, text: str, halo: str, width: float, title: str = "") -> str:
-    """Text with a halo so it reads on any ground: drawn twice, the halo under the letters
-    (``paint-order`` would do it in one, but not every renderer honours it)."""
-    hint = f"<title>{escape(title)}</title>" if title else ""
-    return (
-        f'<text {at} {look} fill="none" stroke="{halo}" stroke-width="{width}" stroke-linejoin="round">{text}</text>'
-        f'<text {at} {look} fill="{fill}">{hint}{text}</text>'
-    )
-
-
 def _names(geometry: MapGeometry, scale: float) -> str:
     out = ['<g font-weight="bold" text-anchor="middle">']
     for region in geometry.regions.values():
@@ -249,6 +258,24 @@ def _names(geometry: MapGeometry, scale: float) -> str:
         else:
             look, fill, halo = 'font-size="12"', style.LAND_LABEL, "#FFFFFF"
         out.append(_haloed(at, look, fill, escape(region.id), halo, 3, region.name))
+    out.append("</g>")
+    return "".join(out)
+
+
+#: The provinces' kinds of region (the rest of the frame, neutral land and lakes, is none).
+_PROVINCES = ("land", "sea", "impassable")
+
+
+def _hits(geometry: MapGeometry, scale: float) -> str:
+    """A transparent, clickable target per province (``data-province``, its id as the geometry
+    writes it; a coast is part of its province), with its name for a pointer's hover.
+    Whole units are precise enough to click on and keep the layer small."""
+    out = ['<g class="hits" fill="none" pointer-events="all">']
+    for region in geometry.regions.values():
+        if region.kind not in _PROVINCES:
+            continue
+        d = compact_path((geometry.ring_points(ring) for ring in region.rings), scale)
+        out.append(f'<path data-province="{escape(region.id)}" d="{d}"><title>{escape(region.name)}</title></path>')
     out.append("</g>")
     return "".join(out)
 
@@ -275,14 +302,16 @@ def _fades() -> str:
     return "".join(out)
 
 
-_DEFS = (
-    "<defs>"
+FOG_PATTERN = (
     '<pattern id="fog" width="10" height="10" patternUnits="userSpaceOnUse">'
     '<rect width="10" height="10" fill="#7E848A" fill-opacity="0.55"/>'
     '<path d="M-1 11L11 -1M-1 1L1 -1M9 11L11 9" stroke="#5F656B" stroke-opacity="0.5" stroke-width="2.2"/></pattern>'
-    '<pattern id="impassable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
-    '<rect width="1.5" height="6" fill="#9C937E" fill-opacity="0.6"/></pattern>' + _fades() + "</defs>"
 )
+IMPASSABLE_PATTERN = (
+    '<pattern id="impassable" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
+    '<rect width="1.5" height="6" fill="#9C937E" fill-opacity="0.6"/></pattern>'
+)
+_DEFS = "<defs>" + FOG_PATTERN + IMPASSABLE_PATTERN + _fades() + "</defs>"
 
 
 # -- what the scene adds --------------------------------------------------------------------
@@ -322,329 +351,9 @@ def _units(paint: Painter, scene: Scene) -> str:
         x, y = paint.point(unit.location)
         if unit.dislodged:
             x, y = x + _DISLODGED_OFFSET[0], y + _DISLODGED_OFFSET[1]
-        out.append(_unit_icon(unit, x, y, scene.powers))
+        out.append(f"<g {_unit_data(unit)}>{_unit_icon(unit, x, y, scene.powers)}</g>")
     out.append("</g>")
     return "".join(out)
-
-
-def _unit_title(unit: DrawnUnit) -> str:
-    owner = unit.power.title() if unit.power is not None else "owner unknown"
-    what = f"{unit.kind or '?'} {unit.location} ({owner})"
-    if unit.dislodged:
-        what += ", dislodged"
-    if unit.last_seen is not None:
-        what += f", last seen {_short_phase(unit.last_seen)}"
-    return what
-
-
-def _unit_icon(unit: DrawnUnit, x: float, y: float, powers: tuple[str, ...], *, title: bool = True) -> str:
-    look = style.power_look(unit.power, powers)
-    ghost = unit.last_seen is not None
-    dash = ' stroke-dasharray="3 2"' if ghost else ""
-    stroke = f'stroke="{style.OUTLINE}" stroke-width="1.6"{dash}'
-    parts = [f'<g transform="translate({x:.1f} {y:.1f})"' + (' opacity="0.5"' if ghost else "") + ">"]
-    if title:
-        parts.append(f"<title>{escape(_unit_title(unit))}</title>")
-    if unit.dislodged:
-        parts.append(f'<circle r="16" fill="none" stroke="{style.FAILED}" stroke-width="2.2" stroke-dasharray="4 2"/>')
-    letter = escape(look.letter)
-    if unit.kind == "A":
-        parts.append(f'<circle r="{_UNIT_R:.0f}" fill="{look.fill}" {stroke}/>')
-        parts.append(f'<text y="4.5" font-size="12" fill="{look.ink}">{letter}</text>')
-    elif unit.kind == "F":
-        parts.append(f'<path d="M-2 -17V-5M-0.5 -16L9 -6H-0.5Z" fill="{look.fill}" {stroke}/>')
-        parts.append(f'<path d="M-16 -4H16L10 9H-10Z" fill="{look.fill}" {stroke} stroke-linejoin="round"/>')
-        parts.append(f'<text y="6.5" font-size="11" fill="{look.ink}">{letter}</text>')
-    else:
-        parts.append(f'<path d="M0 -13L13 0L0 13L-13 0Z" fill="{look.fill}" {stroke}/>')
-        parts.append(f'<text y="4.5" font-size="12" fill="{look.ink}">{letter}</text>')
-    parts.append("</g>")
-    if ghost and unit.last_seen is not None:
-        # The caption is not faded: it is what says the icon is a memory.
-        caption = f"last seen {escape(_short_phase(unit.last_seen))}"
-        parts.append(
-            _haloed(
-                f'x="{x:.1f}" y="{y + 25:.1f}"',
-                'font-size="10" font-style="italic"',
-                "#111111",
-                caption,
-                "#FFFFFF",
-                3,
-            )
-        )
-    return "".join(parts)
-
-
-def _short_phase(phase: str) -> str:
-    """``F1902M`` as ``F1902``, ``W1902A`` as ``W1902``: the season's main phase goes without
-    saying (a retreat phase keeps its ``R``)."""
-    return phase[:-1] if len(phase) == 6 and phase.endswith(("M", "A")) else phase
-
-
-# -- orders -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Curve:
-    """A gently bent path between two anchors: start, control point, end."""
-
-    start: Point
-    control: Point
-    end: Point
-
-    @classmethod
-    def between(cls, start: Point, end: Point) -> _Curve:
-        dx, dy = end[0] - start[0], end[1] - start[1]
-        bend = 0.12
-        control = ((start[0] + end[0]) / 2 - dy * bend, (start[1] + end[1]) / 2 + dx * bend)
-        return cls(start, control, end)
-
-    def middle(self) -> Point:
-        (x0, y0), (x1, y1), (x2, y2) = self.start, self.control, self.end
-        return (0.25 * x0 + 0.5 * x1 + 0.25 * x2, 0.25 * y0 + 0.5 * y1 + 0.25 * y2)
-
-    def trimmed(self, at_start: float, at_end: float) -> _Curve:
-        return _Curve(
-            _towards(self.start, self.control, at_start), self.control, _towards(self.end, self.control, at_end)
-        )
-
-    def path(self) -> str:
-        (x0, y0), (x1, y1), (x2, y2) = self.start, self.control, self.end
-        return f"M{x0:.1f} {y0:.1f}Q{x1:.1f} {y1:.1f} {x2:.1f} {y2:.1f}"
-
-
-def _towards(point: Point, other: Point, distance: float) -> Point:
-    dx, dy = other[0] - point[0], other[1] - point[1]
-    length = math.hypot(dx, dy) or 1.0
-    step = min(distance, length * 0.45)
-    return (point[0] + dx / length * step, point[1] + dy / length * step)
-
-
-def _head(tip: Point, before: Point, colour: str) -> str:
-    """An arrowhead at ``tip``, pointing away from ``before``."""
-    dx, dy = tip[0] - before[0], tip[1] - before[1]
-    length = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / length, dy / length
-    back = (tip[0] - ux * 12, tip[1] - uy * 12)
-    left = (back[0] - uy * 6.5, back[1] + ux * 6.5)
-    right = (back[0] + uy * 6.5, back[1] - ux * 6.5)
-    return (
-        f'<path d="M{tip[0]:.1f} {tip[1]:.1f}L{left[0]:.1f} {left[1]:.1f}L{right[0]:.1f} {right[1]:.1f}Z" '
-        f'fill="{colour}" stroke="{style.OUTLINE}" stroke-width="1.2" stroke-linejoin="round"/>'
-    )
-
-
-def _cross(point: Point, size: float = 6.0) -> str:
-    """The mark of an order that failed."""
-    x, y = point
-    d = f"M{x - size:.1f} {y - size:.1f}L{x + size:.1f} {y + size:.1f}M{x - size:.1f} {y + size:.1f}L{x + size:.1f} {y - size:.1f}"
-    return (
-        f'<path d="{d}" stroke="#ffffff" stroke-width="6" stroke-linecap="round"/>'
-        f'<path d="{d}" stroke="{style.FAILED}" stroke-width="3.4" stroke-linecap="round"/>'
-    )
-
-
-def _question(point: Point, colour: str) -> str:
-    x, y = point
-    return _haloed(
-        f'x="{x:.1f}" y="{y + 6:.1f}"',
-        'font-size="17" font-weight="bold" text-anchor="middle"',
-        colour,
-        "?",
-        style.OUTLINE,
-        3.5,
-    )
-
-
-#: How each kind of arrow is stroked: width, dash pattern.
-_STROKES: Mapping[str, tuple[float, str]] = MappingProxyType(
-    {
-        "move": (3.2, ""),
-        "support": (2.6, "8 4"),
-        "convoy": (3.4, "0.5 6"),
-        "retreat": (3.0, "11 3 3 3"),
-    }
-)
-
-
-class _Arrows:
-    """Draws each order of a scene: arrows under the units, marks over them."""
-
-    def __init__(self, paint: Painter, scene: Scene) -> None:
-        self.paint = paint
-        self.scene = scene
-        self.under: list[str] = []
-        self.over: list[str] = []
-        self.drawn_units = {(unit.location, unit.dislodged) for unit in scene.units if unit.last_seen is None}
-
-    def draw(self, drawn: DrawnOrder) -> None:
-        order, look = drawn.order, style.power_look(drawn.power, self.scene.powers)
-        failed = drawn.result is not None and not drawn.result.succeeded
-        kind = order.kind
-        unit = order.unit
-        start = self._at(unit.location) if unit is not None else None
-        if kind is OrderKind.HOLD and start is not None:
-            self._ring(start, look.fill, failed)
-        elif kind in (OrderKind.MOVE, OrderKind.RETREAT) and unit is not None:
-            self._line(
-                "move" if kind is OrderKind.MOVE else "retreat", start, self._at(order.target), look.fill, failed
-            )
-        elif kind in (OrderKind.SUPPORT, OrderKind.CONVOY):
-            self._assist(drawn, start, look.fill, failed)
-        elif kind in (OrderKind.BUILD, OrderKind.PLACE) and start is not None and unit is not None:
-            self._badge(start, "+", look, failed)
-        elif kind in (OrderKind.DISBAND, OrderKind.DISBAND_NOW) and start is not None and unit is not None:
-            self._removed(drawn, start, failed)
-        elif kind is OrderKind.ESPIONAGE and start is not None:
-            self._badge(start, "E", look, failed)
-        elif kind is OrderKind.PEEK and isinstance(order.target, str):
-            self._badge(self._at(order.target) or (0.0, 0.0), "P", look, failed)
-
-    def _at(self, place: Place | None) -> Point | None:
-        """Where a place is drawn; ``None`` for a hidden one (or none)."""
-        if place is None or isinstance(place, Hidden):
-            return None
-        anchors = self.paint.geometry.anchors
-        location = place if place in anchors else place.partition("/")[0]
-        if location not in anchors:
-            return None
-        x, y = self.paint.point(location)
-        if (location, True) in self.drawn_units and (location, False) not in self.drawn_units:
-            return (x + _DISLODGED_OFFSET[0], y + _DISLODGED_OFFSET[1])
-        return (x, y)
-
-    def _ring(self, at: Point, colour: str, failed: bool) -> None:
-        x, y = at
-        self.under.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="17" fill="none" stroke="{style.OUTLINE}" stroke-width="5.5"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="17" fill="none" stroke="{colour}" stroke-width="3"/>'
-        )
-        if failed:
-            self.over.append(_cross((x + 14, y - 14)))
-
-    def _line(self, style_name: str, start: Point | None, end: Point | None, colour: str, failed: bool) -> None:
-        width, dash = _STROKES[style_name]
-        dashing = f' stroke-dasharray="{dash}"' if dash else ""
-        fade = ' opacity="0.7"' if failed else ""
-        if start is not None and end is not None:
-            curve = _Curve.between(start, end).trimmed(_UNIT_R + 3, _UNIT_R + 6)
-            tip_base = curve.end
-            self.under.append(
-                f'<g fill="none"{fade}><path d="{curve.path()}" stroke="{style.OUTLINE}" stroke-width="{width + 2.4:.1f}"'
-                f'{dashing} stroke-linecap="round"/><path d="{curve.path()}" stroke="{colour}" stroke-width="{width}"'
-                f'{dashing} stroke-linecap="round"/></g>'
-            )
-            self.under.append(_head(_towards(tip_base, curve.control, -4), curve.control, colour))
-            if failed:
-                self.over.append(_cross(curve.middle()))
-        elif start is not None:
-            self._stub_out(start, colour, width, dashing, failed)
-        elif end is not None:
-            self._stub_in(end, colour, width, dashing, failed, head=True)
-
-    def _stub_out(self, start: Point, colour: str, width: float, dashing: str, failed: bool) -> Point:
-        """A line into the fog: it leaves in the one fixed direction, fades, and ends in ``?``."""
-        x0, y0 = start[0] + _OUT[0] * (_UNIT_R + 3), start[1] + _OUT[1] * (_UNIT_R + 3)
-        x1, y1 = x0 + _OUT[0] * _STUB, y0 + _OUT[1] * _STUB
-        key = colour.lstrip("#")
-        self.under.append(
-            f'<path d="M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}" fill="none" stroke="url(#fo-{key})" '
-            f'stroke-width="{width + 1:.1f}"{dashing} stroke-linecap="round"/>'
-        )
-        end = (x1 + _OUT[0] * 8, y1 + _OUT[1] * 8)
-        self.over.append(_question(end, colour))
-        if failed:
-            self.over.append(_cross(((x0 + x1) / 2, (y0 + y1) / 2), 5))
-        return end
-
-    def _stub_in(self, end: Point, colour: str, width: float, dashing: str, failed: bool, *, head: bool) -> None:
-        """A line out of the fog: it arrives from the one fixed direction, from a ``?``."""
-        x1, y1 = end[0] - _IN[0] * (_UNIT_R + 5), end[1] - _IN[1] * (_UNIT_R + 5)
-        x0, y0 = x1 - _IN[0] * _STUB, y1 - _IN[1] * _STUB
-        key = colour.lstrip("#")
-        self.under.append(
-            f'<path d="M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}" fill="none" stroke="url(#fi-{key})" '
-            f'stroke-width="{width + 1:.1f}"{dashing} stroke-linecap="round"/>'
-        )
-        if head:
-            self.under.append(_head((x1 + _IN[0] * 3, y1 + _IN[1] * 3), (x0, y0), colour))
-        self.over.append(_question((x0 - _IN[0] * 8, y0 - _IN[1] * 8), colour))
-        if failed:
-            self.over.append(_cross(((x0 + x1) / 2, (y0 + y1) / 2), 5))
-
-    def _assist(self, drawn: DrawnOrder, start: Point | None, colour: str, failed: bool) -> None:
-        """A support or convoy: a line from the unit to the unit it helps, or to the middle of
-        that unit's path."""
-        order = drawn.order
-        style_name = "support" if order.kind is OrderKind.SUPPORT else "convoy"
-        width, dash = _STROKES[style_name]
-        dashing = f' stroke-dasharray="{dash}"'
-        other = order.other
-        if other is None or other is HIDDEN or not isinstance(other, MaskedUnit):
-            if start is not None:
-                self._stub_out(start, colour, width, dashing, failed)
-            return
-        helped = self._at(other.location)
-        target = self._at(order.target)
-        if helped is not None and order.target is None:
-            aim: Point | None = helped  # a supported hold: the line ends at the unit, in a ring
-            ring = True
-        elif helped is not None and target is not None:
-            aim = _Curve.between(helped, target).middle()
-            ring = False
-        else:
-            aim, ring = helped or target, False
-        if start is None:
-            if aim is not None:
-                self._stub_in(aim, colour, width, dashing, failed, head=False)
-            return
-        if aim is None:
-            self._stub_out(start, colour, width, dashing, failed)
-            return
-        curve = _Curve.between(start, aim).trimmed(_UNIT_R + 3, (_UNIT_R + 5) if ring else 3)
-        fade = ' opacity="0.7"' if failed else ""
-        self.under.append(
-            f'<g fill="none"{fade}><path d="{curve.path()}" stroke="{style.OUTLINE}" stroke-width="{width + 2.2:.1f}"'
-            f'{dashing} stroke-linecap="round"/><path d="{curve.path()}" stroke="{colour}" stroke-width="{width}"'
-            f'{dashing} stroke-linecap="round"/></g>'
-        )
-        x, y = aim
-        if ring:
-            self.under.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="16" fill="none" stroke="{colour}" stroke-width="2.2" stroke-dasharray="4 3"/>'
-            )
-        else:
-            self.under.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}" stroke="{style.OUTLINE}" stroke-width="1.2"/>'
-            )
-        if (helped is None or (order.target is not None and target is None)) and order.target is not None:
-            # The helped unit or its goal is in the fog: the line ends in what is known, marked.
-            self.over.append(_question((x + 12, y - 10), colour))
-        if failed:
-            self.over.append(_cross(curve.middle()))
-
-    def _badge(self, at: Point, sign: str, look: style.PowerLook, failed: bool) -> None:
-        x, y = at[0] + 13, at[1] - 13
-        self.over.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7.5" fill="#ffffff" stroke="{look.fill}" stroke-width="2.5"/>'
-            f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" text-anchor="middle" '
-            f'fill="{style.OUTLINE}">{escape(sign)}</text>'
-        )
-        if failed:
-            self.over.append(_cross((x, y), 5))
-
-    def _removed(self, drawn: DrawnOrder, at: Point, failed: bool) -> None:
-        """A disband or removal: the unit faded and struck through (or, where it failed and the
-        unit is still drawn, a cross beside it)."""
-        unit = drawn.order.unit
-        assert unit is not None
-        location = unit.location
-        if failed or not isinstance(location, str):
-            self._badge(at, "×", style.power_look(drawn.power, self.scene.powers), failed)
-            return
-        gone = DrawnUnit(location, drawn.power, unit.kind)
-        self.under.append(f'<g opacity="0.35">{_unit_icon(gone, at[0], at[1], self.scene.powers, title=False)}</g>')
-        self.over.append(_cross(at, 9))
 
 
 # -- marks, title and legend ------------------------------------------------------------------

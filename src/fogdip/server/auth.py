@@ -7,10 +7,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request, Response
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from fogdip.codec.api import CSRF_HEADER, AccountOut, Credentials, PasswordReset, SessionOut, TokenIn, TokenOut
 from fogdip.server.errors import ERROR_RESPONSES, ApiError, bad_request, conflict, slow_down, unauthorized
@@ -89,12 +89,8 @@ def caller_from(
         if row is None:
             raise ApiError(401, "unauthorized", "that API token is not valid: it may have been revoked")
         return Caller(row.id, row.name, row.is_admin, True)
-    secret = cookies.get(COOKIE)
-    if not secret:
-        return None
-    with state.db.lookup() as connection:
-        found = connection.execute(statements().session_caller, {"digest": token_digest(secret)}).first()
-    if found is None or found.expires_at < _now():
+    found = _live_session(state, cookies)
+    if found is None:
         return None
     if method not in _SAFE and not same(csrf if csrf is not None else headers.get(CSRF_HEADER, ""), found.csrf_token):
         raise ApiError(
@@ -219,14 +215,22 @@ def end_session(state: ServerState, secret: str | None) -> None:
             session.delete(found)
 
 
-def session_csrf(state: ServerState, cookies: Mapping[str, str]) -> str | None:
-    """The CSRF token of the session a browser's cookie names (``None``: no live session)."""
+def _live_session(state: ServerState, cookies: Mapping[str, str]) -> Row[Any] | None:
+    """The live session a browser's cookie names, as its row (``None``: none, or expired)."""
     secret = cookies.get(COOKIE)
     if not secret:
         return None
     with state.db.lookup() as connection:
         found = connection.execute(statements().session_caller, {"digest": token_digest(secret)}).first()
     if found is None or found.expires_at < _now():
+        return None
+    return found
+
+
+def session_csrf(state: ServerState, cookies: Mapping[str, str]) -> str | None:
+    """The CSRF token of the session a browser's cookie names (``None``: no live session)."""
+    found = _live_session(state, cookies)
+    if found is None:
         return None
     token: str = found.csrf_token
     return token

@@ -45,12 +45,14 @@ def redirect_back(game_id: str) -> Response:
 def change(request: Request, state: ServerState, csrf: str, game_id: str, rule: Any) -> Response:
     """A change from a form of the game page: done by the table's rule, then the page again
     (or the page with why not)."""
+    caller: Caller | None = None
     try:
         caller = acting(request, state, csrf)
         with changing(state, caller, game_id) as (_store, table):
             rule(table, actor(caller))
     except Refusal as refusal:
-        asking = visitor(request, state)
+        # Who asked is known from the form's CSRF token (asking again would want the header).
+        asking = caller
         if refusal.kind is Refused.NOT_FOUND:
             return not_found(request, state, asking)
         return pages_of(request).render(

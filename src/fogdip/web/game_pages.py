@@ -23,23 +23,44 @@ from fogdip.game import Actor, Refusal, Refused, Role, Table
 from fogdip.game.pages import NO_BOARD, Sight, page_of, sight_of
 from fogdip.game.press import shown, unread
 from fogdip.game.seats import Member
-from fogdip.maps import master_scene_of, power_scene_of, render_svg
+from fogdip.maps import master_scene_of, power_scene_of
+from fogdip.maps.layers import board_of, layers_of
 from fogdip.server.auth import Server
 from fogdip.server.routing import Router
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, changing, reading
 from fogdip.variants.record import filed_texts
 from fogdip.web.forms import Csrf, Turn, acting, change, not_found
+from fogdip.web.history import history_steps, next_step, numbered_report, previous_step
 from fogdip.web.pages import context, pages_of, visitor
 
 router = Router(include_in_schema=False)
 
-#: An SVG document's own prologue: the page holds the drawing inline, without it.
-_PROLOGUE = re.compile(r"^<\?xml[^>]*>\s*", re.S)
+#: A board's name in its URL: the map's name and its content's hash.
+_BOARD_FILE = re.compile(r"^(?P<map>[a-z0-9-]+)\.(?P<key>[0-9a-f]{12})\.svg$")
 
 
-def _svg(document: str) -> str:
-    return _PROLOGUE.sub("", document)
+@router.get("/maps/{file}")
+def board_file(file: str, request: Request) -> Response:
+    """A map's board (its static geography): the same for every viewer and every phase, named by
+    its content's hash and so kept by the browser for good. It holds nothing of any game, so it
+    is sent compressed where the browser takes it (no secret rides with it: no BREACH)."""
+    wanted = _BOARD_FILE.match(file)
+    board = None
+    if wanted is not None:
+        try:
+            board = board_of(wanted["map"])
+        except FogdipError:
+            board = None
+    if board is None or wanted is None or board.key != wanted["key"]:
+        return Response(
+            "No such board: a map's board is named as its game page gives it.\n", 404, media_type="text/plain"
+        )
+    headers = {"cache-control": "public, max-age=31536000, immutable", "vary": "accept-encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["content-encoding"] = "gzip"
+        return Response(board.gzipped, media_type="image/svg+xml", headers=headers)
+    return Response(board.document, media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -77,8 +98,10 @@ def board_partial(
 
 
 def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict[str, Any]:
-    """What ``who`` may see of the board, as the API would give it."""
-    out: dict[str, Any] = {"sight": None, "map": None, "report": None, "phases": [], "phase": phase}
+    """What ``who`` may see of the board, as the API would give it: the map's layers (the
+    board's URL, and this phase's overlay), the report with its notices numbered as on the map,
+    and the phases to step through."""
+    out: dict[str, Any] = {"sight": None, "layers": None, "report": None, "steps": [], "phase": phase}
     member = table.visible(who)
     try:
         sight, _member = sight_of(table, who)
@@ -90,10 +113,12 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
     try:
         if sight is Sight.POWER and member.power is not None:
             reports = game.reports(member.power)
-            out["phases"] = [report.phase for report in reports if not report.opening]
+            told = [report.phase for report in reports if not report.opening]
             scene = power_scene_of(game, member.power, phase)
-            chosen = next((r for r in reports if not r.opening and r.phase == phase), None) if phase else None
-            out["report"] = observation_text(chosen or reports[-1])
+            chosen = next((r for r in reports if not r.opening and r.phase == (phase or "").upper()), None)
+            shown_report = reports[-1] if chosen is None and phase is None else chosen or reports[0]
+            out["report"] = numbered_report(observation_text(shown_report), scene.marks)
+            out["steps"] = history_steps(["start", *told], phase)
             filed = game.record.filed.get(member.power)
             out["filed"] = "\n".join(filed_texts(filed)) if filed is not None else ""
             out["unordered"] = game.unordered(member.power)
@@ -101,14 +126,16 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
             out["example"] = f"{own[0]} H" if own else "A PAR - BUR"
             out["messages"], out["unread"] = _press(store, table, member)
         else:
-            out["phases"] = game.record.history.names()
+            out["steps"] = history_steps(game.record.history.names(), phase)
             scene = master_scene_of(game, phase)
     except FogdipError as exc:
         out["error"] = str(exc)
         return out
-    # A player's map shows the part of the board it knows, enlarged (on a phone it reads
-    # without zooming); the game master's and an observer's, the whole board.
-    out["map"] = _svg(render_svg(scene, crop=sight is Sight.POWER and phase is None))
+    # A player's map opens on the part of the board it knows (on a phone its names and units
+    # read without zooming) and pans to the rest; the game master's and an observer's on the
+    # whole board.
+    out["layers"] = layers_of(scene, framed=sight is Sight.POWER)
+    out["prev_step"], out["next_step"] = previous_step(out["steps"]), next_step(out["steps"])
     return out
 
 

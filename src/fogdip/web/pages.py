@@ -15,11 +15,13 @@ from typing import Annotated, Any
 
 from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
 from sqlalchemy import or_, select
 
 from fogdip.codec.api import GameIn
 from fogdip.game import Refusal, Role, Status, Table
 from fogdip.game.pages import page_of
+from fogdip.game.settings import ObserverView, PhaseType, PressMode, PressRange
 from fogdip.server.auth import (
     COOKIE,
     PASSWORDS,
@@ -83,7 +85,13 @@ def _home(
     request: Request, state: ServerState, caller: Caller | None, error: str | None = None, status: int = 200
 ) -> Response:
     pages = pages_of(request)
-    more: dict[str, Any] = {"error": error, "presets": [(name, PRESET_SUMMARIES[name]) for name in PLAYABLE]}
+    more: dict[str, Any] = {
+        "error": error,
+        "presets": [(name, PRESET_SUMMARIES[name]) for name in PLAYABLE],
+        "all_presets": sorted(PRESET_SUMMARIES.items()),
+        "press_modes": [mode.value for mode in PressMode],
+        "deadline_hours": DEADLINE_HOURS,
+    }
     if caller is not None:
         more.update(_lobby(state, caller))
     return pages.render("home.html", context(request, state, caller, **more), status)
@@ -140,12 +148,9 @@ def sign_up(
 ) -> Response:
     try:
         create_account(state, name, password)
-        _signed, secret = open_session(state, name, password, address_of(request.scope))
     except ApiError as exc:
         return _home(request, state, None, exc.message, exc.status)
-    answer = RedirectResponse("/", status_code=303)
-    set_session_cookie(answer, secret, state)
-    return answer
+    return _session_opened(request, state, name, password)
 
 
 @router.post("/signin")
@@ -156,6 +161,11 @@ def sign_in(
     name: Annotated[str, Form()],
     password: Annotated[str, Form()],
 ) -> Response:
+    return _session_opened(request, state, name, password)
+
+
+def _session_opened(request: Request, state: ServerState, name: str, password: str) -> Response:
+    """Signed in: the first page again, with the session's cookie (or the first page with why not)."""
     try:
         _signed, secret = open_session(state, name, password, address_of(request.scope))
     except ApiError as exc:
@@ -193,6 +203,7 @@ def play_against_bots(
     power: Annotated[str, Form()] = "",
 ) -> Response:
     """A game against six bots, started at once: one click from the first page."""
+    caller: Caller | None = None
     try:
         caller = _signed_in(request, state, csrf)
         made = new_table(GameIn(preset=preset, name="", private=True), caller)
@@ -208,7 +219,7 @@ def play_against_bots(
         )
         keep(state, table)
     except Refusal as refusal:
-        return _home(request, state, visitor(request, state), refusal.message, 400)
+        return _home(request, state, caller, refusal.message, 400)
     return RedirectResponse(f"/games/{table.id}", status_code=303)
 
 
@@ -218,16 +229,77 @@ def create_game(
     state: Server,
     csrf: Csrf,
     preset: Annotated[str, Form()],
-    name: Annotated[str, Form()] = "",
+    name: Annotated[str, Form(max_length=200)] = "",
     private: Annotated[bool, Form()] = False,
+    press: Annotated[str, Form(max_length=20)] = "",
+    press_range: Annotated[str, Form(max_length=20)] = "any",
+    observers: Annotated[str, Form(max_length=20)] = "press",
+    deadline: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    """A new game one masters: seats to fill, bots to seat, then its start."""
+    """A new game one masters, as the API's ``POST /api/v1/games`` makes it: its variant, its
+    press, what observers see, and a deadline per phase (none: the game master plays each
+    turn); seats to fill, bots to seat, then its start."""
+    caller: Caller | None = None
     try:
         caller = _signed_in(request, state, csrf)
-        table = keep(state, new_table(GameIn(preset=preset, name=name, private=private), caller))
+        body = new_game_in(preset, name, private, press, press_range, observers, deadline)
+        table = keep(state, new_table(body, caller))
     except Refusal as refusal:
-        return _home(request, state, visitor(request, state), refusal.message, 400)
+        # Who asked is known from the form's token (asking again would want it as a header).
+        return _home(request, state, caller, refusal.message, 400)
     return RedirectResponse(f"/games/{table.id}", status_code=303)
+
+
+#: The deadlines the new-game form offers, in hours per phase (none: the game master plays).
+DEADLINE_HOURS = ("", "0.25", "1", "12", "24", "48", "72")
+
+
+def new_game_in(
+    preset: str, name: str, private: bool, press: str, press_range: str, observers: str, deadline: str
+) -> GameIn:
+    """The API's request for the new-game form's answers, or what is wrong with them.
+
+    >>> new_game_in("fog-of-war", "", True, "grey", "any", "board", "24").deadlines
+    {'movement': 86400.0, 'retreats': 86400.0, 'adjustments': 86400.0}
+    >>> try:
+    ...     new_game_in("fog-of-war", "", True, "loud", "any", "press", "")
+    ... except Refusal as refusal:
+    ...     print(refusal.message)
+    press is one of: the variant's own, none, public, white, grey, black, gunboat; not 'loud'
+    """
+    words: dict[str, Any] = {"preset": preset, "name": name.strip(), "private": private}
+    choices = {
+        "press": ("", *(mode.value for mode in PressMode)),
+        "press_range": tuple(kind.value for kind in PressRange),
+        "observers": tuple(kind.value for kind in ObserverView),
+    }
+    given = {"press": press, "press_range": press_range, "observers": observers}
+    for field, value in given.items():
+        if value not in choices[field]:
+            shown = ", ".join("the variant's own" if each == "" else each for each in choices[field])
+            raise Refusal.bad_request(f"{field.replace('_', ' ')} is one of: {shown}; not {value!r}")
+        if value:
+            words[field] = value
+    if deadline.strip():
+        try:
+            hours = float(deadline)
+        except ValueError:
+            hours = -1.0
+        if not 0 < hours <= 60 * 24:
+            raise Refusal.bad_request(
+                f"a deadline is a number of hours per phase, more than 0 and at most 1440 (60 days); not {deadline!r}"
+            )
+        words["deadlines"] = {kind.value: hours * 3600 for kind in PhaseType}
+    if len(words["name"]) > NAME_LIMIT:
+        raise Refusal.bad_request(f"a game's name is {NAME_LIMIT} characters at most")
+    try:
+        return GameIn(**words)
+    except ValidationError as exc:
+        raise Refusal.bad_request("; ".join(str(error["msg"]) for error in exc.errors())) from None
+
+
+#: The longest name a game may have, as the API takes it.
+NAME_LIMIT = 80
 
 
 __all__ = ["PLAYABLE", "context", "pages_of", "router", "visitor"]
