@@ -57,10 +57,12 @@ OWN_LINES = ("A PAR H", "A MAR H", "F BRE H")
 class Probe:
     """One page, partial or form answer of the site, as a party asks for it.
 
-    ``route`` is the path as the site declares it (``{game_id}`` is the game's id);
+    ``route`` is the path as the site declares it (``{game_id}`` is the game's id,
+    ``{code}`` its invitation, ``{power}`` Germany, unless ``fill`` says otherwise);
     ``query`` is added to it (``{phase}``: once for every phase the party was told, the
     opening, and one never played); ``form`` makes the form posted (with the party's CSRF
-    token); ``parties`` are those who try it (``None``: every party)."""
+    token); ``htmx`` asks as htmx does (its answer may be a partial); ``parties`` are those
+    who try it (``None``: every party)."""
 
     name: str
     method: str
@@ -68,6 +70,15 @@ class Probe:
     query: str = ""
     form: Callable[[World, str], dict[str, Any]] | None = None
     parties: frozenset[str] | None = None
+    fill: tuple[tuple[str, str], ...] = ()
+    htmx: bool = False
+
+    def path(self, world: World) -> str:
+        values = {"game_id": world.id, "code": world.invite, "power": "GERMANY", **dict(self.fill)}
+        path = self.route
+        for name, value in values.items():
+            path = path.replace("{" + name + "}", value)
+        return path
 
     def tried_by(self, label: str) -> bool:
         return self.parties is None or label in self.parties
@@ -94,6 +105,23 @@ PAGES: tuple[Probe, ...] = (
     Probe("board partial", "GET", "/games/{game_id}/board"),
     Probe("game page, past phase", "GET", "/games/{game_id}", "phase={phase}"),
     Probe("board partial, past phase", "GET", "/games/{game_id}/board", "phase={phase}"),
+    Probe("board partial (htmx)", "GET", "/games/{game_id}/board", htmx=True),
+    Probe("head partial", "GET", "/games/{game_id}/head"),
+    Probe("head partial (htmx)", "GET", "/games/{game_id}/head", htmx=True),
+    Probe("seats partial", "GET", "/games/{game_id}/seats"),
+    Probe("press partial", "GET", "/games/{game_id}/press"),
+    Probe("press threads partial", "GET", "/games/{game_id}/press", "part=threads"),
+    Probe("press partial (htmx)", "GET", "/games/{game_id}/press", htmx=True),
+    Probe("press threads partial (htmx)", "GET", "/games/{game_id}/press", "part=threads", htmx=True),
+    Probe("ending partial", "GET", "/games/{game_id}/ending"),
+    Probe("revealed game", "GET", "/games/{game_id}/revealed"),
+    Probe("revealed game, past phase", "GET", "/games/{game_id}/revealed", "phase={phase}"),
+    Probe("console partial", "GET", "/games/{game_id}/console"),
+    Probe("see as Germany", "GET", "/games/{game_id}/as/{power}"),
+    Probe("see as France", "GET", "/games/{game_id}/as/{power}", fill=(("power", "FRANCE"),)),
+    Probe("see as Germany, past phase", "GET", "/games/{game_id}/as/{power}", "phase={phase}"),
+    Probe("invitation page", "GET", "/games/{game_id}/invite/{code}"),
+    Probe("invitation page, a wrong code", "GET", "/games/{game_id}/invite/{code}", fill=(("code", "wrongcode"),)),
 )
 
 #: The forms a party may post, and their answers (a partial, a redirect, a refusal): each
@@ -117,12 +145,29 @@ CHANGES: tuple[Probe, ...] = (
     Probe("seat the bot", "POST", "/games/{game_id}/bots", form=lambda w, who: {}, parties=NOT_MASTER),
     Probe("start", "POST", "/games/{game_id}/start", form=lambda w, who: {}, parties=NOT_MASTER),
     Probe("adjudicate", "POST", "/games/{game_id}/adjudicate", form=lambda w, who: {"turn": w.turn}, parties=NOT_MASTER),
+    Probe("swap seats", "POST", "/games/{game_id}/swap", form=lambda w, who: {"first": "FRANCE", "second": "GERMANY"}, parties=NOT_MASTER),
+    Probe("pause", "POST", "/games/{game_id}/pause", form=lambda w, who: {}, parties=NOT_MASTER),
+    Probe("resume", "POST", "/games/{game_id}/resume", form=lambda w, who: {}, parties=NOT_MASTER),
+    Probe("extend", "POST", "/games/{game_id}/extend", form=lambda w, who: {"hours": "1"}, parties=NOT_MASTER),
+    Probe("the bots' draw vote", "POST", "/games/{game_id}/bot-draw", form=lambda w, who: {"vote": "true"}, parties=NOT_MASTER),
+    Probe("press to all (htmx)", "POST", "/games/{game_id}/messages", form=lambda w, who: {"to": ["all"], "body": f"{w.tag}: {who} to all, htmx"}, htmx=True),
+    Probe("press claiming Turkey (htmx)", "POST", "/games/{game_id}/messages", form=lambda w, who: {"to": ["all"], "body": "from Turkey", "claim": "TURKEY"}, htmx=True),
+    Probe("press with nothing written (htmx)", "POST", "/games/{game_id}/messages", form=lambda w, who: {"to": ["GERMANY"], "body": " "}, htmx=True),
+    Probe("draw vote (htmx)", "POST", "/games/{game_id}/draw", form=lambda w, who: {"vote": "true"}, htmx=True),
+    Probe("draw vote withdrawn (htmx)", "POST", "/games/{game_id}/draw", form=lambda w, who: {"vote": "false"}, htmx=True),
+    Probe("press read", "POST", "/games/{game_id}/press/read", form=lambda w, who: {"thread": "all"}, htmx=True),
+    Probe("press all read", "POST", "/games/{game_id}/press/read", form=lambda w, who: {}),
+    # with a wrong code (the right one makes an observer of an outsider), and a seat taken
+    # (a seat drawn at random would differ: an observer may join by the invitation it had)
+    Probe("join by a wrong invitation", "POST", "/games/{game_id}/invite/{code}/join", form=lambda w, who: {"power": "GERMANY"}, fill=(("code", "wrongcode"),)),
+    Probe("watch by a wrong invitation", "POST", "/games/{game_id}/invite/{code}/observe", form=lambda w, who: {}, fill=(("code", "wrongcode"),)),
 )  # fmt: skip
 
 #: The site's routes no probe tries, and why: none is a page about a game that a party's
 #: knowledge could change.
 NOT_PROBED: dict[tuple[str, str], str] = {
     ("GET", "/docs"): "the API's description: the same for everyone",
+    ("GET", "/maps/{file}"): "the board's geography, the same for every game: loaded from the pages' links to it",
     ("POST", "/signup"): "makes an account: nothing of any game",
     ("POST", "/signin"): "opens a session: nothing of any game",
     ("POST", "/signout"): "ends the session the probe uses",
@@ -282,9 +327,10 @@ class World:
         out = self.received[label]
         asked: set[str] = set()
 
-        def record(what: str, method: str, url: str, form: dict[str, Any] | None = None) -> str:
+        def record(what: str, method: str, url: str, form: dict[str, Any] | None = None, htmx: bool = False) -> str:
             data = {**form, "csrf_token": party.csrf} if form is not None else None
-            answer = party.browser.request(method, url, data=data)
+            headers = {"HX-Request": "true"} if htmx else None
+            answer = party.browser.request(method, url, data=data, headers=headers)
             head = f"{answer.status_code} {answer.headers.get('content-type')} {answer.headers.get('location')}\n"
             out.append((f"{self.tag} {what}", head.encode() + answer.content))
             asked.add(url)
@@ -294,22 +340,23 @@ class World:
         for probe in PAGES:
             if not probe.tried_by(label):
                 continue
-            path = probe.route.replace("{game_id}", self.id)
+            path = probe.path(self)
             if "{phase}" in probe.query:
                 for phase in phases:
-                    record(f"{probe.name} {phase}", "GET", f"{path}?{probe.query.replace('{phase}', phase)}")
+                    url = f"{path}?{probe.query.replace('{phase}', phase)}"
+                    record(f"{probe.name} {phase}", "GET", url, htmx=probe.htmx)
             else:
-                page = record(probe.name, "GET", path + (f"?{probe.query}" if probe.query else ""))
+                page = record(probe.name, "GET", path + (f"?{probe.query}" if probe.query else ""), htmx=probe.htmx)
                 # what the page links to on this game, followed once
-                for link in sorted(set(_LINK.findall(page))):
-                    if link.startswith(f"/games/{self.id}") and link not in asked:
+                for link in sorted({found.replace("&amp;", "&") for found in _LINK.findall(page)}):
+                    if link.startswith((f"/games/{self.id}", "/maps/")) and link not in asked:
                         record(f"{probe.name} → {link.replace(self.id, '<GAME>')}", "GET", link)
         if label == "master":  # the game master's changes would change the game
             return
         for probe in CHANGES:
             if probe.tried_by(label):
                 assert probe.form is not None
-                record(probe.name, "POST", probe.route.replace("{game_id}", self.id), probe.form(self, label))
+                record(probe.name, "POST", probe.path(self), probe.form(self, label), probe.htmx)
         record("game page, after the changes", "GET", f"/games/{self.id}")
 
     def transcript(self, label: str) -> list[tuple[str, bytes]]:
