@@ -77,6 +77,8 @@ PAGES: tuple[Look, ...] = (
     Look("a past phase (a player)", "player", "/games/{game}?phase=S1901M", "fog", has_map=True),
     Look("a gunboat game (a player)", "player", "/games/{game}", "gunboat", has_map=True),
     Look("an open game (someone not in it)", "stranger", "/games/{game}", "open"),
+    Look("an invitation (someone not in the game)", "stranger", "/games/{game}/invite/{invite}", "forming"),
+    Look("see as France (its game master)", "master", "/games/{game}/as/FRANCE", "fog", has_map=True),
     Look("no such game", "player", "/games/nosuchgame"),
     Look(
         "the API",
@@ -103,6 +105,7 @@ class Site:
     server: ServerProcess
     accounts: dict[str, FogdipClient]
     games: dict[str, str]
+    invites: dict[str, str]
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +113,9 @@ def site(server: ServerProcess) -> Iterator[Site]:
     accounts = {key: account(server, key) for key in ("master", "player", "watcher", "stranger", "other")}
     master, player = accounts["master"], accounts["player"]
     games = {"bots": player.against_bots("fog-of-war", power="FRANCE").id}
-    games["forming"] = master.create_game("fog-of-war", name="forming").id
+    forming = master.create_game("fog-of-war", name="forming")
+    games["forming"] = forming.id
+    invites = {"forming": forming.invite or ""}
     for key, observers, press in (
         ("fog", "board", "white"),
         ("press-only", "press", "white"),
@@ -134,7 +139,7 @@ def site(server: ServerProcess) -> Iterator[Site]:
     opened = master.create_game("fog-of-war", name="open to all", private=False)
     accounts["other"].join(opened.id, "ENGLAND")
     games["open"] = opened.id
-    yield Site(server, accounts, games)
+    yield Site(server, accounts, games, invites)
     for client in accounts.values():
         client.close()
 
@@ -145,7 +150,9 @@ def _open(browser: Browser, site: Site, look: Look, screen: dict[str, Any]) -> W
         cookie = site.accounts[look.who]._http.cookies.get(COOKIE)
         assert cookie, "the account is signed in"
         watched.context.add_cookies([{"name": COOKIE, "value": cookie, "url": site.server.url}])
-    path = look.path.replace("{game}", site.games[look.game]) if look.game else look.path
+    path = look.path
+    if look.game:
+        path = path.replace("{game}", site.games[look.game]).replace("{invite}", site.invites.get(look.game, ""))
     watched.page.goto(site.server.url + path)
     watched.page.wait_for_load_state("networkidle")
     if look.then is not None:
