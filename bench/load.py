@@ -16,7 +16,8 @@ latest report, ``fogdip.bots.seen_bot.bot_lines``), reads its map, reads its new
 sends a message, files its orders, and marks them ready. It plays in a browser too (a session
 cookie of its own): each round it loads the first page (its games), the game page, the game
 page's scripts, styles and other static files with a warm cache (each a conditional request,
-as a reload makes: ``304 Not Modified``), and, once its orders are filed, the board partial
+as a reload makes: ``304 Not Modified``; a file served without validators, such as the map's
+geography, is not asked for again), and, once its orders are filed, the board partial
 the page reads again. The last ready mark adjudicates the
 turn; in a fifth of the games (``--master-share``) the players do not mark ready and the game
 master adjudicates once all have filed. A game plays ``--rounds`` phases (or rounds until
@@ -109,8 +110,9 @@ TARGET_MS = 100.0
 #: The pages a browser loads: their p99 is reported against the same target.
 PAGE_KINDS = ("home", "page", "board", "static")
 
-#: A page's links to the server's own immutable files (scripts, styles, the map's geography).
-_ASSET = re.compile(r'(?:src|href)="(/(?:static|maps)/[^"]+)"')
+#: A page's links to the server's own immutable files (scripts, styles, the map's geography, which the
+#: map's script reads from ``data-board``).
+_ASSET = re.compile(r'(?:src|href|data-board)="(/(?:static|maps)/[^"]+)"')
 
 
 # --- servers: ``fogdip serve`` processes and a throwaway PostgreSQL cluster -------------------
@@ -702,7 +704,9 @@ def _validators(browser: httpx.Client, page: str) -> dict[str, dict[str, str]]:
                 "if-none-match": answer.headers.get("etag", ""),
                 "if-modified-since": answer.headers.get("last-modified", ""),
             }
-            out[path.replace("&amp;", "&")] = {name: value for name, value in kept.items() if value}
+            validators = {name: value for name, value in kept.items() if value}
+            if validators:  # a file without them is never asked for again while it is kept
+                out[path.replace("&amp;", "&")] = validators
     return out
 
 
