@@ -13,7 +13,12 @@ invitation, and holds the game's WebSocket stream open for the whole run, counti
 hears. Each round (one phase of its game) every player, with a think time between requests:
 lists its games, reads its view (and picks the random bot's lines for its own units from its
 latest report, ``fogdip.bots.seen_bot.bot_lines``), reads its map, reads its new messages,
-sends a message, files its orders, and marks them ready. The last ready mark adjudicates the
+sends a message, files its orders, and marks them ready. It plays in a browser too (a session
+cookie of its own): each round it loads the first page (its games), the game page, the game
+page's scripts, styles and other static files with a warm cache (each a conditional request,
+as a reload makes: ``304 Not Modified``; a file served without validators, such as the map's
+geography, is not asked for again), and, once its orders are filed, the board partial
+the page reads again. The last ready mark adjudicates the
 turn; in a fifth of the games (``--master-share``) the players do not mark ready and the game
 master adjudicates once all have filed. A game plays ``--rounds`` phases (or rounds until
 ``--duration`` seconds have passed). Players act through a pool of ``--workers`` threads,
@@ -46,6 +51,7 @@ import math
 import os
 import queue
 import random
+import re
 import shutil
 import signal
 import socket
@@ -73,6 +79,7 @@ from fogdip.client import ApiFailure, FogdipClient
 from fogdip.codec.api import TurnOut
 from fogdip.codec.observations import observation_from_json
 from fogdip.game import Game
+from fogdip.server.auth import COOKIE
 from fogdip.variants import Variant
 
 PASSWORD = "correct horse battery staple"
@@ -90,12 +97,22 @@ KINDS: dict[str, str] = {
     "ready": "POST .../ready (turn waits)",
     "ready+adj": "POST .../ready (adjudicates)",
     "adjudicate": "POST .../adjudicate (game master)",
+    "home": "GET / (first page, signed in)",
+    "page": "GET /games/{id} (the game page)",
+    "board": "GET /games/{id}/board (partial)",
+    "static": "GET static file (warm cache: 304)",
 }
 #: What a player does in a round, in order; a game the game master adjudicates has no 'ready'.
-STEPS = ("lobby", "view", "map", "game", "messages", "send", "orders", "ready")
+STEPS = ("home", "page", "static", "lobby", "view", "map", "game", "messages", "send", "orders", "board", "ready")
 #: The kinds the target (p99 under 100 ms on SQLite) is about.
 TARGET_KINDS = ("orders", "view", "map", "game")
 TARGET_MS = 100.0
+#: The pages a browser loads: their p99 is reported against the same target.
+PAGE_KINDS = ("home", "page", "board", "static")
+
+#: A page's links to the server's own immutable files (scripts, styles, the map's geography, which the
+#: map's script reads from ``data-board``).
+_ASSET = re.compile(r'(?:src|href|data-board)="(/(?:static|maps)/[^"]+)"')
 
 
 # --- servers: ``fogdip serve`` processes and a throwaway PostgreSQL cluster -------------------
@@ -344,12 +361,15 @@ class Player:
     client: FogdipClient
     token: str
     url: str
+    browser: httpx.Client  # its browser: the session's cookie
     game: GameRun | None = None
     power: str = ""
     step: int = 0
     seen: int = 0  # the index of the last message it has read
     lines: list[str] = field(default_factory=list)
     turn: str = "S1901M"  # the turn its view showed: its orders and ready mark name it
+    #: The static files its game page names, with the validator its browser keeps for each.
+    assets: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -497,7 +517,18 @@ class Load:
 
     def _request(self, player: Player, game: GameRun, kind: str) -> None:
         client, record = player.client, self.recorder.call
-        if kind == "lobby":
+        if kind == "home":
+            record(kind, lambda: _load(player.browser, "/"))
+        elif kind == "page":
+            page = record(kind, lambda: _load(player.browser, f"/games/{game.id}"))
+            if page is not None and not player.assets:
+                player.assets = _validators(player.browser, page.text)
+        elif kind == "static":
+            for path, validators in player.assets.items():
+                record(kind, lambda p=path, v=validators: _load(player.browser, p, v, expect=304))
+        elif kind == "board":
+            record(kind, lambda: _load(player.browser, f"/games/{game.id}/board"))
+        elif kind == "lobby":
             record(kind, client.games)
         elif kind == "view":
             player.lines = []  # a view not read: no orders (the power holds), never last turn's
@@ -636,13 +667,47 @@ class Config:
         return f"PostgreSQL, {self.processes} process{'es' if self.processes > 1 else ''}"
 
 
-def _account(url: str, name: str) -> tuple[str, FogdipClient]:
-    """A new account and its API token; the client speaks with the token."""
+def _account(url: str, name: str) -> tuple[str, FogdipClient, str]:
+    """A new account, its API token (the client speaks with it) and a browser session's
+    cookie."""
     with FogdipClient(url) as signing:
         signing.sign_up(name, PASSWORD)
         signing.sign_in(name, PASSWORD)
         token = signing.make_token("load")
-    return token, FogdipClient(url, token=token)
+        cookie = signing._http.cookies.get(COOKIE) or ""
+    return token, FogdipClient(url, token=token), cookie
+
+
+def _browser(url: str, cookie: str) -> httpx.Client:
+    """A browser signed in by its session's cookie, keeping its connections as one does."""
+    return httpx.Client(
+        base_url=url, cookies={COOKIE: cookie}, timeout=30.0, limits=httpx.Limits(keepalive_expiry=60.0)
+    )
+
+
+def _load(browser: httpx.Client, path: str, headers: dict[str, str] | None = None, expect: int = 200) -> httpx.Response:
+    """A page or file as a browser loads it; any other status than ``expect`` is a failure."""
+    answer = browser.get(path, headers=headers)
+    if answer.status_code != expect:
+        raise ApiFailure(answer.status_code, "page", f"GET {path}: {answer.text[:200]}")
+    return answer
+
+
+def _validators(browser: httpx.Client, page: str) -> dict[str, dict[str, str]]:
+    """The static files a page names, each loaded once (the browser's cache, cold), with the
+    headers a reload sends to revalidate it."""
+    out = {}
+    for path in sorted(set(_ASSET.findall(page))):
+        answer = browser.get(path.replace("&amp;", "&"))
+        if answer.status_code == 200:
+            kept = {
+                "if-none-match": answer.headers.get("etag", ""),
+                "if-modified-since": answer.headers.get("last-modified", ""),
+            }
+            validators = {name: value for name, value in kept.items() if value}
+            if validators:  # a file without them is never asked for again while it is kept
+                out[path.replace("&amp;", "&")] = validators
+    return out
 
 
 def _seats(players: int, games: int) -> list[int]:
@@ -688,11 +753,11 @@ def _run(config: Config, args: argparse.Namespace, servers: list[Server], databa
     urls = [servers[i % len(servers)].url for i in range(len(names))]
     with ThreadPoolExecutor(args.setup_workers) as pool:
         made = list(pool.map(_account, urls, names))
-    clients.extend(client for _, client in made)
-    masters = [client for _, client in made[:masters_count]]
+    clients.extend(client for _, client, _ in made)
+    masters = [client for _, client, _ in made[:masters_count]]
     players = [
-        Player(name, client, token, url)
-        for name, (token, client), url in zip(
+        Player(name, client, token, url, _browser(url, cookie))
+        for name, (token, client, cookie), url in zip(
             names[masters_count:], made[masters_count:], urls[masters_count:], strict=True
         )
     ]
@@ -764,6 +829,8 @@ def _run(config: Config, args: argparse.Namespace, servers: list[Server], databa
     lobby = _lobby_probe(servers[0].url, masters[0], args.open_games) if args.open_games else None
     for client in clients:
         client.close()
+    for player in players:
+        player.browser.close()
 
     turns = sum(run.rounds for run in runs)
     lags = []
@@ -854,7 +921,7 @@ def _lobby_probe(url: str, master: FogdipClient, open_games: int) -> dict[str, f
     games are listed to everyone, read one at a time by a newcomer."""
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda n: master.create_game(PRESET, name=f"open {n}", private=False), range(open_games)))
-    _token, newcomer = _account(url, f"newcomer-{uuid.uuid4().hex[:6]}")
+    _token, newcomer, _cookie = _account(url, f"newcomer-{uuid.uuid4().hex[:6]}")
     with newcomer:
         times = []
         for _ in range(30):
@@ -929,6 +996,12 @@ def print_result(result: dict[str, Any]) -> None:
         print(
             f"target (p99 < {TARGET_MS:.0f} ms for orders and reads, no errors): {verdict} (worst p99 {worst:.1f} ms)"
         )
+        pages = [result["kinds"][k]["p99"] for k in PAGE_KINDS if k in result["kinds"]]
+        if pages:
+            verdict = "met" if max(pages) < TARGET_MS else "NOT met"
+            print(
+                f"pages (p99 < {TARGET_MS:.0f} ms for the pages and files a browser loads): {verdict} (worst p99 {max(pages):.1f} ms)"
+            )
     print(f"errors: {len(result['errors'])}")
     for failure in result["errors"][:50]:
         print(f"  {failure['kind']}: {failure['status']} {failure['code']}: {failure['message']}")

@@ -6,60 +6,19 @@ reloading; the page runs under its Content-Security-Policy without a violation."
 
 from __future__ import annotations
 
-import shutil
 import uuid
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
+from browser import CHROMIUM_FLAGS, browser, chromium_path, page
 from servers import PASSWORD, ServerProcess
+
+# The fixtures and launch flags live in browser.py, shared by every browser test; still
+# importable from here.
+__all__ = ["CHROMIUM_FLAGS", "browser", "chromium_path", "page"]
 
 #: The site's behaviour is the table's, the same on both databases.
 DATABASES = ("sqlite",)
-
-#: What a headless Chromium needs here: no sandbox as root, no GPU, nothing fetched from
-#: outside (this machine's network is closed).
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert found, "Debian's chromium is needed for the browser tests: apt install chromium (.ci/run does)"
-    return found
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    problems: list[str] = []
-
-    def heard(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(message.text)
-
-    opened.on("console", heard)
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    yield opened
-    context.close()
-    assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
 
 
 def _sign_up(page: Page, server: ServerProcess) -> str:
