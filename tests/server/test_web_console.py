@@ -26,7 +26,7 @@ DATABASES = ("sqlite",)
 LIVE_MS = 1000
 
 _SVG = re.compile(r'<figure class="map".*?</figure>', re.S)
-_REPORT = re.compile(r'<pre class="report">.*?</pre>', re.S)
+_REPORT = re.compile(r'<pre class="report"[^>]*>.*?</pre>', re.S)
 
 
 def _row(page: Page, power: str) -> object:

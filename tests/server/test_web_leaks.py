@@ -179,7 +179,12 @@ def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: Server
             break
         page.get_by_role("button", name="File orders").click()
         expect(page.locator("#verdicts")).to_contain_text("Filed for")
-        page.get_by_role("button", name="Ready").click()
+        page.get_by_role("button", name="Ready", exact=True).click()
+        # Units without an order: the page asks first (or the turn is played at once).
+        ask = page.locator("dialog#ready-ask")
+        ask.locator("xpath=self::*[@open]").or_(page.locator(f"#board:not([data-turn='{turn}'])")).first.wait_for()
+        if ask.is_visible():
+            ask.get_by_role("button", name="Ready anyway").click()
         expect(board).not_to_have_attribute("data-turn", turn, timeout=15_000)  # live, no reload
         page.wait_for_load_state("networkidle")
         captured.doms.append((f"{turn} → next", page.content()))

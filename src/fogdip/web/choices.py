@@ -169,7 +169,7 @@ def build_choices(variant: Variant, position: Position, power: str, report: Obse
                 "This turn plays the Winter's builds or removals, then the Spring: order your units "
                 "for the Spring too (a unit you build can be ordered by typing its line)."
             )
-    helps.extend(_help(variant, kinds))
+    helps.extend(_help(variant, kinds, units))
     return Choices(turn, first, kinds, units, adjust, {}, peek, tuple(helps))
 
 
@@ -386,26 +386,48 @@ def _setup(variant: Variant, position: Position, power: str, turn: str) -> Choic
     return Choices(turn, "S", ("S",), setup=places, help=(words,))
 
 
-def _help(variant: Variant, kinds: tuple[str, ...]) -> list[str]:
-    """What may be typed besides the clicks, in the variant's own syntax."""
+def _help(variant: Variant, kinds: tuple[str, ...], units: Sequence[UnitChoices] = ()) -> list[str]:
+    """What may be typed besides the clicks, in the variant's own syntax. An example names only
+    the power's own unit and a place it may move to (never a fixed unit: a line shown to every
+    power must not name a unit some power cannot see, even by chance).
+
+    >>> _help(Variant.named("sighting"), ("M", "R"))[0]
+    'Retreat guesses, filed ahead: <unit> R <province>, several per unit allowed.'
+    """
     options = variant.options
+    mover = next((unit for unit in units if unit.moves), None)
+    unit = mover.unit if mover is not None else ""
+    place = min(mover.moves) if mover is not None else ""
+
+    def example(text: str) -> str:
+        return f", e.g. {text}" if mover is not None else ""
+
     out: list[str] = []
     if options.espionage:
         out.append(
-            "Espionage: <unit> E <power>, e.g. F NTH E FRANCE (the unit holds and learns that power's units next to it)."
+            "Espionage: <unit> E <power>"
+            + example(f"{unit} E FRANCE")
+            + " (the unit holds and learns that power's units next to it)."
         )
     if options.peek:
-        out.append(f"Peek-a-sneak: PAS <province>, e.g. PAS BUR, one a season, from {options.peek_from_year}.")
+        out.append(
+            f"Peek-a-sneak: PAS <province>{example(f'PAS {place}')}, one a season, from {options.peek_from_year}."
+        )
     if options.disband_in_movement:
-        out.append("Disband in movement: <unit> DB, e.g. F NTH DB.")
+        out.append(f"Disband in movement: <unit> DB{example(f'{unit} DB')}.")
     if "R" in kinds[1:]:
-        out.append("Retreat guesses, filed ahead: <unit> R <province>, several per unit allowed, e.g. F NTH R NWG.")
+        out.append(
+            f"Retreat guesses, filed ahead: <unit> R <province>, several per unit allowed{example(f'{unit} R {place}')}."
+        )
     if "A" in kinds[1:]:
-        out.append("Winter builds filed ahead: A PAR B, F BRE B, WAIVE; removals: A PAR D.")
+        out.append(
+            "Winter builds filed ahead: <unit> B, WAIVE; removals: <unit> D (a unit is A or F and its home centre)."
+        )
     if options.conditional_orders:
         out.append(
-            "Conditional: IF <condition> [AND ...] THEN <order>, e.g. IF F NTH DISLODGED AND A BEL - HOL THEN F NTH R EDI "
-            "(conditions name only places your units could see)."
+            "Conditional: IF <condition> [AND ...] THEN <order>"
+            + example(f"IF {unit} DISLODGED THEN {unit} R {place}")
+            + " (conditions name only places your units could see)."
         )
     if options.captures_any_season:
         out.append("Centres change hands in every season here, Spring too.")

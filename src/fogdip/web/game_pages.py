@@ -124,7 +124,7 @@ def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict
             out["filed"] = "\n".join(filed_texts(filed)) if filed is not None else ""
             out["unordered"] = game.unordered(member.power)
             own = [unit for unit in reports[-1].units if unit.owner == member.power and not unit.dislodged]
-            out["example"] = f"{own[0]} H" if own else "A PAR - BUR"
+            out["example"] = f"{own[0]} H" if own else "<unit> - <province>"
             out["messages"], out["unread"] = _press(store, table, member)
             out.update(_orders_data(table, member.power) if phase is None else {})
         else:
@@ -226,7 +226,12 @@ def mark_ready(
         note = "Not ready."
     return pages_of(request).render(
         "_ready.html",
-        {"note": note, "played": marked.played is not None, "ready": ready, "unordered": marked.unordered},
+        {
+            "note": note,
+            "played": marked.next if marked.played is not None else None,
+            "ready": ready,
+            "unordered": marked.unordered,
+        },
     )
 
 

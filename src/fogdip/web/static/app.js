@@ -107,14 +107,24 @@ async function refreshPart(name) {
   if (now) swapKeeping(now, html);
 }
 
-function refreshBoard() {
-  if (!window.htmx || !document.getElementById("board") || pastPhase()) return;
-  window.htmx.ajax("GET", `/games/${game}/board`, { target: "#board", swap: "outerHTML" });
+// The turn a board read is on its way for: a ready mark that played the turn and the stream's
+// word of the same phase ask for one board, not two (a click between two reads would meet a
+// board about to go).
+let boardComing = null;
+
+function refreshBoard(turn) {
+  const board = document.getElementById("board");
+  if (!window.htmx || !board || pastPhase()) return;
+  if (turn && (board.dataset.turn === turn || boardComing === turn)) return;
+  boardComing = turn || null;
+  window.htmx.ajax("GET", `/games/${game}/board`, { target: "#board", swap: "outerHTML" }).finally(() => {
+    boardComing = null;
+  });
 }
 
-function refresh(kind) {
+function refresh(kind, turn) {
   for (const name of CHANGES[kind] || []) {
-    if (name === "board") refreshBoard();
+    if (name === "board") refreshBoard(turn);
     else refreshPart(name);
   }
 }
@@ -148,7 +158,7 @@ function listen(delay, dropped) {
   socket.addEventListener("message", (event) => {
     let told;
     try { told = JSON.parse(event.data); } catch { return; }
-    if (told && told.type in CHANGES) refresh(told.type);
+    if (told && told.type in CHANGES) refresh(told.type, told.type === "phase" ? told.turn : undefined);
   });
   socket.addEventListener("close", (event) => {
     document.body.dataset.live = "closed";
@@ -163,7 +173,8 @@ function listen(delay, dropped) {
 // A ready mark that played the turn: show the next one.
 document.addEventListener("htmx:afterSwap", (event) => {
   const target = event.detail.target;
-  if (target && target.id === "ready-note" && target.querySelector("[data-played]")) refresh("phase");
+  const played = target && target.id === "ready-note" && target.querySelector("[data-played]");
+  if (played) refresh("phase", played.dataset.played || undefined);
 });
 
 // A form of a part (press, read marks, draw votes: `data-swap` names the part it answers
