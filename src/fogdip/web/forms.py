@@ -29,10 +29,13 @@ def not_found(request: Request, state: ServerState, caller: Caller | None) -> Re
 
 
 def acting(request: Request, state: ServerState, csrf: str) -> Caller:
+    """Who sends a form: a signed-in browser whose form carries its session's CSRF token."""
     try:
         caller = visitor(request, state, csrf)
     except ApiError as exc:
-        raise Refusal.forbidden(exc.message) from None
+        # A form's token is the page's: a stale one means a page from an earlier session.
+        message = "this page is from an earlier session: reload it and try again" if exc.code == "csrf" else exc.message
+        raise Refusal.forbidden(message) from None
     if caller is None:
         raise Refusal.forbidden("sign in first")
     return caller
@@ -42,23 +45,35 @@ def redirect_back(game_id: str) -> Response:
     return RedirectResponse(f"/games/{game_id}", status_code=303)
 
 
-def change(request: Request, state: ServerState, csrf: str, game_id: str, rule: Any) -> Response:
-    """A change from a form of the game page: done by the table's rule, then the page again
-    (or the page with why not)."""
+def change(
+    request: Request,
+    state: ServerState,
+    csrf: str,
+    game_id: str,
+    rule: Any,
+    *,
+    invite: str | None = None,
+    back: str | None = None,
+) -> Response:
+    """A change from a form of the game page (or of its invitation, ``invite``): done by the
+    table's rule, then the page again (or the page with why not, leading ``back``)."""
     caller: Caller | None = None
     try:
         caller = acting(request, state, csrf)
-        with changing(state, caller, game_id) as (_store, table):
+        with changing(state, caller, game_id, invite=invite) as (_store, table):
             rule(table, actor(caller))
     except Refusal as refusal:
         # Who asked is known from the form's CSRF token (asking again would want the header).
         asking = caller
         if refusal.kind is Refused.NOT_FOUND:
             return not_found(request, state, asking)
+        status = {Refused.CONFLICT: 409}.get(refusal.kind, 400)
         return pages_of(request).render(
             "message.html",
-            context(request, state, asking, title="Not done", message=refusal.message, back=f"/games/{game_id}"),
-            400,
+            context(
+                request, state, asking, title="Not done", message=refusal.message, back=back or f"/games/{game_id}"
+            ),
+            status,
         )
     return redirect_back(game_id)
 

@@ -27,8 +27,8 @@ from fogdip.server.auth import Server
 from fogdip.server.routing import Router
 from fogdip.server.state import ServerState
 from fogdip.server.store import SqlStore, actor_of
-from fogdip.server.tables import actor, changing, reading
-from fogdip.web.forms import Csrf, acting, not_found
+from fogdip.server.tables import actor, reading
+from fogdip.web.forms import Csrf, change, not_found
 from fogdip.web.game_pages import _board
 from fogdip.web.pages import context, pages_of, visitor
 from fogdip.web.press_pages import press_view
@@ -130,13 +130,7 @@ def observe_invited(game_id: str, code: str, request: Request, state: Server, cs
 
 
 def _by_invitation(request: Request, state: ServerState, csrf: str, game_id: str, code: str, rule: Any) -> Response:
-    try:
-        caller = acting(request, state, csrf)
-        with changing(state, caller, game_id, invite=code) as (_store, table):
-            rule(table, actor(caller))
-    except Refusal as refusal:
-        return _refused(request, state, refusal, f"/games/{game_id}/invite/{code}")
-    return RedirectResponse(f"/games/{game_id}", status_code=303)
+    return change(request, state, csrf, game_id, rule, invite=code, back=f"/games/{game_id}/invite/{code}")
 
 
 # --- the whole game, revealed at its end ----------------------------------------------------
