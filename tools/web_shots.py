@@ -64,12 +64,26 @@ def _shoot(page: Page, out: Path, name: str) -> None:
         page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
 
 
+def _ordering(page: Page, out: Path) -> None:
+    """Orders by clicking: one unit ordered to move, and the next chosen, its targets lit."""
+    page.set_viewport_size(SIZES["desktop"])
+    page.wait_for_selector("figure.map[data-ready]")
+    power = page.locator(".orders-panel").get_attribute("data-power")
+    units = page.locator(f"figure.map [data-unit][data-power='{power}']:not([data-ghost])")
+    units.nth(0).click()
+    page.locator("figure.map [data-province].lit").first.click()
+    units.nth(1).click()
+    page.wait_for_selector("figure.map [data-province].lit")
+    _shoot(page, out, "game-ordering")
+
+
 def _history(page: Page, out: Path) -> None:
     """A fog game played on for a turn, then its first phase again, as the power saw it; and
     its map zoomed in and panned by the keys."""
     page.set_viewport_size(SIZES["desktop"])
     turn = page.locator("#board").get_attribute("data-turn")
-    page.get_by_role("button", name="Ready").click()
+    page.get_by_role("button", name="Ready", exact=True).click()
+    page.locator("dialog#ready-ask").get_by_role("button", name="Ready anyway").click()  # units unordered
     page.wait_for_function("turn => document.getElementById('board').dataset.turn !== turn", arg=turn, timeout=30_000)
     page.wait_for_selector("figure.map[data-ready]")
     page.locator("svg.map-view").focus()
@@ -111,6 +125,7 @@ def main() -> None:
                     page.wait_for_selector("#board")
                     _shoot(page, args.out, f"game-{preset}")
                     if preset == "fog-of-war":
+                        _ordering(page, args.out)
                         _history(page, args.out)
                 browser.close()
         finally:

@@ -163,6 +163,16 @@ def order_by_clicks(page: Page, unit: dict[str, Any], pick: Any) -> str:
     raise AssertionError(f"{unit['unit']} could not be given an order by clicks")
 
 
+def hold_by_key(page: Page, unit: dict[str, Any]) -> None:
+    """Click ``unit`` on the map and press H: it holds."""
+    for _attempt in range(3):
+        click_unit(page, unit["province"])
+        page.keyboard.press("h")
+        if settled(page, lambda: unit["hold"] in page.locator("#lines").input_value().splitlines()):
+            return
+    raise AssertionError(f"{unit['unit']} could not be told to hold by its key")
+
+
 def ready(page: Page, turn: str) -> None:
     """Mark ready (filing a draft first, as the page does); every other seat is the bot's, so
     the turn is played and the next one shows without a reload."""
@@ -220,9 +230,22 @@ def play_a_turn_by_clicking(page: Page, rng: random.Random, homes: set[str]) -> 
     if given["phase"] == "R" and not given["units"]:
         expect(page.locator("#pick-help")).to_contain_text("there is nothing to order")
     if given["phase"] in ("M", "R"):
+        # A simple strategy: on to a supply centre not yet ours, no two units to the same
+        # place; in the Fall a unit on such a centre holds it (the centre is taken then).
+        aimed: set[str] = set()
         for unit in given["units"]:
-            # A simple strategy: on to a supply centre where there is one.
-            order_by_clicks(page, unit, lambda lit: rng.choice([t for t in lit if t in SUPPLY_CENTRES - homes] or lit))
+            if given["phase"] == "M" and turn.startswith("F") and unit["province"] in SUPPLY_CENTRES - homes:
+                hold_by_key(page, unit)
+                aimed.add(unit["province"])
+                continue
+
+            def pick(lit: list[str]) -> str:
+                free = [t for t in lit if t not in aimed]
+                wanted = [t for t in free if t in SUPPLY_CENTRES - homes]
+                chosen: str = rng.choice(wanted or free or lit)
+                return chosen
+
+            aimed.add(order_by_clicks(page, unit, pick))
         expect(page.locator("#ordered-count")).to_contain_text(f"{len(given['units'])} of {len(given['units'])}")
     elif given["phase"] == "A" and given["adjust"]["due"] > 0:
         due = given["adjust"]["due"]
@@ -510,9 +533,18 @@ def test_a_support_by_its_key_and_two_clicks(page: Page, server: ServerProcess) 
     click_province(page, to)
     expect(page.locator("#lines")).to_have_value(text)
     expect(page.locator("#ordered-count")).to_contain_text(f"1 of {len(given['units'])}")
+    # Drawn over the map as written: one dashed line, no arrow; then a hold's ring, typed.
+    drafts = page.locator("figure.map g.drafts")
+    expect(drafts.locator(".draft")).to_have_count(1)
+    expect(drafts.locator("line.draft-support")).to_have_count(1)
     # Back to moving: the same unit's moves are lit again, and its order is told.
     assert lit(page) == sorted(unit["moves"])
     expect(page.locator("#pick-help")).to_contain_text(f"Now: {text}.")
+    holding = next(u for u in given["units"] if u is not unit)
+    page.locator("#lines").fill(f"{text}\n{holding['hold']}")
+    expect(drafts.locator("circle.draft-hold")).to_have_count(1)
+    page.locator("#lines").fill("")
+    expect(drafts.locator(".draft")).to_have_count(0)
 
 
 def test_a_convoy_by_its_key_and_two_clicks(page: Page, server: ServerProcess) -> None:

@@ -8,6 +8,10 @@
 // deadline and the ready button are turn.js's.
 
 const KEYS = { h: "H", m: "M", s: "S", c: "C", r: "R", d: "D", g: "G" };
+const NS = "http://www.w3.org/2000/svg";
+// A line of the text box as a drawing: the unit's place, and a move's, retreat's, support's or
+// convoy's places (only the words a line has; whether it is legal is the server's to say).
+const DRAWN = /^([AF]) ([A-Z]{3})(?:\/[A-Z]{2})?(?: (H)| (?:-|R) ([A-Z]{3})(?:\/[A-Z]{2})?| S [AF] ([A-Z]{3})(?:\/[A-Z]{2})?(?: - ([A-Z]{3})(?:\/[A-Z]{2})?)?| C A ([A-Z]{3}) - ([A-Z]{3}))$/;
 
 let view = null; // the current board's orders panel, rebuilt whenever the board is
 let kept = null; // a draft carried over a board refreshed by the live stream
@@ -462,10 +466,87 @@ class Panel {
       option.textContent = order ? `${unit.unit} ✓ ${order}` : `${unit.unit} (no order)`;
     }
     this.showState();
+    this.drawDrafts(lines);
     for (const item of document.querySelectorAll("#verdicts li[data-line]")) {
       item.classList.toggle("stale", !lines.some((line) => norm(line) === norm(item.dataset.line)));
     }
     if (this.actions) this.say(this.helpText());
+  }
+
+  // Where a province's unit stands on the map, else the middle of the province.
+  spot(province) {
+    const unit = this.map.querySelector(`[data-unit^="${province}"]:not([data-ghost])`);
+    const region = this.regions(province)[0];
+    const shape = unit || region;
+    if (!shape || !shape.getBBox) return null;
+    const box = shape.getBBox();
+    return box.width || box.height ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : null;
+  }
+
+  // The text box's orders drawn over the map as they stand (moves and retreats as arrows,
+  // supports and convoys dashed, holds as rings), so a player sees what it has written before
+  // filing; the server's map draws them for good once the turn is played.
+  drawDrafts(lines) {
+    const svg = this.map && this.map.querySelector("svg.map-view");
+    if (!svg) return;
+    let layer = svg.querySelector("g.drafts");
+    if (!layer) {
+      layer = document.createElementNS(NS, "g");
+      layer.setAttribute("class", "drafts");
+      layer.setAttribute("pointer-events", "none");
+      layer.setAttribute("aria-hidden", "true");
+      const defs = document.createElementNS(NS, "defs");
+      const marker = document.createElementNS(NS, "marker");
+      for (const [name, value] of Object.entries({ id: "draft-head", viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" })) {
+        marker.setAttribute(name, value);
+      }
+      const head = document.createElementNS(NS, "path");
+      head.setAttribute("d", "M0 0L10 5L0 10Z");
+      head.setAttribute("class", "draft-head");
+      marker.append(head);
+      defs.append(marker);
+      layer.append(defs);
+      svg.append(layer);
+    }
+    for (const old of layer.querySelectorAll(":scope > :not(defs)")) old.remove();
+    const segment = (from, to, kind) => {
+      const a = this.spot(from);
+      const b = this.spot(to);
+      if (!a || !b) return;
+      const line = document.createElementNS(NS, "line");
+      // Stop short of the target's middle, so the head does not hide its unit or name.
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const length = Math.hypot(dx, dy) || 1;
+      const short = Math.min(14, length / 3);
+      line.setAttribute("x1", a.x.toFixed(1));
+      line.setAttribute("y1", a.y.toFixed(1));
+      line.setAttribute("x2", (b.x - (dx / length) * short).toFixed(1));
+      line.setAttribute("y2", (b.y - (dy / length) * short).toFixed(1));
+      line.setAttribute("class", `draft draft-${kind}`);
+      if (kind === "move") line.setAttribute("marker-end", "url(#draft-head)");
+      layer.append(line);
+    };
+    for (const text of lines) {
+      const m = DRAWN.exec(norm(text));
+      if (!m) continue;
+      const [, , at, hold, to, supported, supportedTo, army, armyTo] = m;
+      if (hold) {
+        const a = this.spot(at);
+        if (!a) continue;
+        const ring = document.createElementNS(NS, "circle");
+        ring.setAttribute("cx", a.x.toFixed(1));
+        ring.setAttribute("cy", a.y.toFixed(1));
+        ring.setAttribute("r", "20");
+        ring.setAttribute("class", "draft draft-hold");
+        layer.append(ring);
+      } else if (to) segment(at, to, "move");
+      else if (supported) segment(at, supportedTo || supported, "support");
+      else if (army) {
+        segment(at, army, "support");
+        segment(army, armyTo, "convoy");
+      }
+    }
   }
 
   draft() {
