@@ -272,7 +272,8 @@ def test_bad_answers_to_the_console_and_the_new_game_form_say_what_to_fix(server
     refused = client.post(f"/games/{game_id}/extend", data={"csrf_token": csrf, "hours": "later"})
     assert refused.status_code == 400 and "extend by more than 0 hours" in refused.text
     refused = client.post(f"/games/{game_id}/resume", data={"csrf_token": csrf})
-    assert refused.status_code == 400 and "not paused" in refused.text
+    # (the same status as the API gives it: a conflict with the game as it stands)
+    assert refused.status_code == 409 and "not paused" in refused.text
     # Without the form's CSRF token nothing is done.
     assert client.post(f"/games/{game_id}/pause", data={}).status_code in (403, 422)
     assert api.game(game_id).status == "active"

@@ -135,12 +135,14 @@ _CROP_MARGIN = 70.0
 
 
 def _known_box(paint: Painter, scene: Scene) -> tuple[float, float, float, float]:
-    """The part of the map the viewer knows: its provinces in sight, its ghosts and the places
-    its orders name, with a margin; as ``x, y, width, height``."""
+    """The part of the map the viewer knows: its provinces in sight, its own centres (all it
+    knows before a free setup), its ghosts and the places its orders name, with a margin; as
+    ``x, y, width, height``."""
     geometry = paint.geometry
     points: list[Point] = []
     for code, region in geometry.regions.items():
-        if region.kind in ("land", "sea") and code not in scene.fog:
+        mine = scene.viewer is not None and scene.centres.get(code) == scene.viewer
+        if region.kind in ("land", "sea") and (code not in scene.fog or mine):
             points.append((region.label[0] * paint.scale, region.label[1] * paint.scale))
     for unit in scene.units:
         if unit.location in geometry.anchors:

@@ -52,9 +52,15 @@ class ImmutableFiles(StaticFiles):
 
 
 def phase_title(turn: str) -> str:
-    """``S1901M`` as people say it: *Spring 1901 movement*."""
+    """``S1901M`` as people say it: *Spring 1901 movement*.
+
+    >>> phase_title("S1901M"), phase_title("S1901S"), phase_title("COMPLETED")
+    ('Spring 1901 movement', 'the setup before Spring 1901', 'the game is over')
+    """
     if turn == "COMPLETED":
         return "the game is over"
+    if len(turn) > 2 and turn[0] == "S" and turn[-1] == "S" and turn[1:-1].isdigit():
+        return f"the setup before Spring {turn[1:-1]}"
     try:
         return Phase.parse(turn).long_name
     except ValueError:
