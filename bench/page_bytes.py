@@ -40,7 +40,9 @@ def _port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(src: Path, data: Path) -> tuple[subprocess.Popen[bytes], str]:
+def serve(src: Path, data: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``fogdip serve`` from the checkout ``src`` on ``data``, waited for; its process and address
+    (also the screenshots' server: ``tools/web_shots.py``)."""
     port = _port()
     environment = {**os.environ, "PYTHONPATH": str(src), "FOGDIP_LOG_LEVEL": "warning"}
     process = subprocess.Popen(
@@ -113,7 +115,7 @@ def main() -> None:
     if chromium is None:
         raise SystemExit("install Debian's chromium first: apt install chromium")
     with tempfile.TemporaryDirectory() as folder:
-        process, url = _serve(args.src.resolve(), Path(folder))
+        process, url = serve(args.src.resolve(), Path(folder))
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)

@@ -10,17 +10,12 @@ Needs Debian's chromium (``apt install chromium``) and Playwright for Python; st
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
-import httpx
 from playwright.sync_api import Page, sync_playwright
 
 PRESETS = ("fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898")
@@ -28,32 +23,11 @@ SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "hei
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-sync"]
 
 
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+# The same server as the page-bytes bench: this checkout's code, whichever fogdip is installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from page_bytes import serve  # noqa: E402
 
-
-def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _port()
-    # This checkout's code, whichever fogdip is installed.
-    source = str(Path(__file__).resolve().parents[1] / "src")
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fogdip", "serve", "--data", str(folder), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=environment,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("fogdip serve did not start")
+SOURCE = Path(__file__).resolve().parents[1] / "src"
 
 
 def _shoot(page: Page, out: Path, name: str) -> None:
@@ -105,7 +79,7 @@ def main() -> None:
     if chromium is None:
         raise SystemExit("install Debian's chromium first: apt install chromium")
     with tempfile.TemporaryDirectory() as folder:
-        process, url = _serve(Path(folder))
+        process, url = serve(SOURCE, Path(folder))
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)

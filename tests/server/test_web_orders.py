@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 import test_web_browser as browsing
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from fogdip.codec.gamefiles import game_to_json
+from fogdip.engine.map import standard_map
 from fogdip.game.service import Game
 
+from browser import PHONE, new_page
 from servers import ServerProcess, account, unique
 
 #: The browser and its page (with its check that no page breaks its Content-Security-Policy).
@@ -27,44 +29,7 @@ _sign_up = browsing._sign_up
 #: The site's behaviour is the table's, the same on both databases.
 DATABASES = ("sqlite",)
 
-SUPPLY_CENTRES = frozenset(
-    [
-        "ANK",
-        "BEL",
-        "BER",
-        "BRE",
-        "BUD",
-        "BUL",
-        "CON",
-        "DEN",
-        "EDI",
-        "GRE",
-        "HOL",
-        "KIE",
-        "LON",
-        "LVP",
-        "MAR",
-        "MOS",
-        "MUN",
-        "NAP",
-        "NWY",
-        "PAR",
-        "POR",
-        "ROM",
-        "RUM",
-        "SER",
-        "SEV",
-        "SMY",
-        "SPA",
-        "STP",
-        "SWE",
-        "TRI",
-        "TUN",
-        "VEN",
-        "VIE",
-        "WAR",
-    ]
-)
+SUPPLY_CENTRES = frozenset(standard_map().supply_centers)
 
 
 # --- a player's hands ----------------------------------------------------------------------------
@@ -89,6 +54,14 @@ def settled(page: Page, check: Any, seconds: float = 3.0) -> bool:
             return True
         page.wait_for_timeout(50)
     return bool(check())
+
+
+def press(page: Page, point: list[float]) -> None:
+    """A click with the mouse, or on a phone (a context with touch) a tap of the finger."""
+    if page.evaluate("navigator.maxTouchPoints") > 0:
+        page.touchscreen.tap(point[0], point[1])
+    else:
+        page.mouse.click(point[0], point[1])
 
 
 def click_province(page: Page, province: str) -> None:
@@ -118,7 +91,7 @@ def click_province(page: Page, province: str) -> None:
         province,
     )
     assert point, f"no spot of {province} to click on the map"
-    page.mouse.click(point[0], point[1])
+    press(page, point)
 
 
 def click_unit(page: Page, province: str) -> None:
@@ -139,7 +112,7 @@ def click_unit(page: Page, province: str) -> None:
         province,
     )
     assert point, f"no spot of the unit in {province} to click on the map"
-    page.mouse.click(point[0], point[1])
+    press(page, point)
 
 
 def order_by_clicks(page: Page, unit: dict[str, Any], pick: Any) -> str:
@@ -283,6 +256,23 @@ def test_a_newcomer_plays_two_years_by_clicking_on_the_map(page: Page, server: S
     assert any(given["adjust"] and given["adjust"]["due"] > 0 for given in seen), seen
     # What was clicked was played: the report lists the orders of the last movement.
     expect(page.locator("pre.report")).to_contain_text("1902")
+
+
+def test_a_newcomer_plays_two_years_by_tapping_on_a_phone(browser: Browser, server: ServerProcess) -> None:
+    """The same on a phone (390x844, touch): every order by a tap on the map."""
+    watched = new_page(browser, **PHONE)
+    page = watched.page
+    start_against_bots(page, server, "fog-of-war")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    rng = random.Random(1902)
+    seen: list[dict[str, Any]] = []
+    homes = {unit["province"] for unit in choices(page)["units"]}
+    while page.locator("#board").get_attribute("data-turn") != "S1903M":
+        seen.append(play_a_turn_by_clicking(page, rng, homes))
+        assert len(seen) < 14, seen
+    assert [given["phase"] for given in seen].count("M") == 4
+    watched.close()
+    assert not watched.policy_violations(), watched.problems
 
 
 def test_a_retreat_by_clicking(page: Page, server: ServerProcess) -> None:

@@ -26,6 +26,16 @@ function provinceOf(location) {
   return location.split("/")[0];
 }
 
+// A button of the side panel that does ``act`` (a target, a coast, an extra order).
+function choiceButton(label, act, className) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = label;
+  button.addEventListener("click", act);
+  return button;
+}
+
 class Panel {
   constructor(root) {
     this.root = root;
@@ -323,14 +333,7 @@ class Panel {
     const box = document.getElementById("pick-targets");
     box.replaceChildren();
     const buttons = this.coast ? this.coast.map(([text, act]) => [text, act]) : targets.map(([, label, act]) => [label, act]);
-    for (const [label, act] of buttons) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "secondary choice";
-      button.textContent = label;
-      button.addEventListener("click", act);
-      box.append(button);
-    }
+    for (const [label, act] of buttons) box.append(choiceButton(label, act, "secondary choice"));
     for (const tool of this.root.querySelectorAll(".pick-tools [data-verb]")) {
       tool.hidden = !this.offers(tool.dataset.verb);
       tool.setAttribute("aria-pressed", String(tool.dataset.verb === this.verb));
@@ -358,14 +361,7 @@ class Panel {
     box.replaceChildren();
     const unit = this.selected ? this.units.get(this.selected) : null;
     const adjust = this.data.adjust;
-    const add = (label, act) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "secondary";
-      button.textContent = label;
-      button.addEventListener("click", act);
-      box.append(button);
-    };
+    const add = (label, act) => box.append(choiceButton(label, act, "secondary"));
     if (unit) for (const [label, text] of unit.extras) add(label, () => this.put("order", this.selected, text));
     if (!unit && adjust && adjust.due < 0) {
       for (const [site, text] of Object.entries(adjust.removals)) add(`Remove ${text.slice(0, -2)}`, () => this.toggle(text));
