@@ -27,6 +27,7 @@ from fogdip.maps import master_scene_of, power_scene_of
 from fogdip.maps.layers import board_of, layers_of
 from fogdip.server.auth import Server
 from fogdip.server.routing import Router
+from fogdip.server.state import ServerState
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, changing, reading
 from fogdip.variants.record import filed_texts
@@ -64,6 +65,20 @@ def board_file(file: str, request: Request) -> Response:
     return Response(board.document, media_type="image/svg+xml", headers=headers)
 
 
+def _shown(request: Request, state: ServerState, game_id: str, phase: str | None, template: str) -> Response:
+    """The game as the asker may see it (the board at ``phase``, or now), in ``template``: the
+    whole page, or the board partial a new phase asks for."""
+    caller = visitor(request, state)
+    try:
+        with reading(state, caller, game_id) as (store, table):
+            who = actor(caller)
+            board = _board(store, table, who, phase)
+            page = page_of(table, table.visible(who))
+    except Refusal:
+        return not_found(request, state, caller)
+    return pages_of(request).render(template, context(request, state, caller, page=page, **board))
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(
     game_id: str,
@@ -71,15 +86,7 @@ def game_page(
     state: Server,
     phase: Annotated[str | None, Query()] = None,
 ) -> Response:
-    caller = visitor(request, state)
-    try:
-        with reading(state, caller, game_id) as (store, table):
-            who = actor(caller)
-            board = _board(store, table, who, phase)
-            page = page_of(table, table.visible(who))
-    except Refusal:
-        return not_found(request, state, caller)
-    return pages_of(request).render("game.html", context(request, state, caller, page=page, **board))
+    return _shown(request, state, game_id, phase, "game.html")
 
 
 @router.get("/games/{game_id}/board", response_class=HTMLResponse)
@@ -87,15 +94,7 @@ def board_partial(
     game_id: str, request: Request, state: Server, phase: Annotated[str | None, Query()] = None
 ) -> Response:
     """The parts of the game page a new phase changes, for the page's script."""
-    caller = visitor(request, state)
-    try:
-        with reading(state, caller, game_id) as (store, table):
-            who = actor(caller)
-            board = _board(store, table, who, phase)
-            page = page_of(table, table.visible(who))
-    except Refusal:
-        return not_found(request, state, caller)
-    return pages_of(request).render("_board.html", context(request, state, caller, page=page, **board))
+    return _shown(request, state, game_id, phase, "_board.html")
 
 
 def _board(store: SqlStore, table: Table, who: Actor, phase: str | None) -> dict[str, Any]:
