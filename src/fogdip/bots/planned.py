@@ -1,0 +1,39 @@
+"""A bot made of a :class:`~fogdip.bots.tactics.Tactics` and a way to picture the board,
+played through the turn planner (:mod:`fogdip.bots.turns`) so that it files every phase of
+every preset as a player would.
+
+>>> import random
+>>> from fogdip.game import Game
+>>> from fogdip.bots.base import BotInput
+>>> from fogdip.bots.picture import picture_of
+>>> from fogdip.bots.tactics import RandomTactics
+>>> bot = PlannedBot("planned-random", RandomTactics(), picture_of)
+>>> lines = bot.orders(BotInput.of(Game.create("fog-of-war"), "ENGLAND"), random.Random(4))
+>>> sorted(line.split()[1] for line in lines)
+['EDI', 'LON', 'LVP']
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from fogdip.bots.base import BotInput
+from fogdip.bots.tactics import Tactics
+from fogdip.bots.turns import PictureFn, plan
+
+
+@dataclass(frozen=True)
+class PlannedBot:
+    """A :class:`~fogdip.bots.base.Bot` that plans each turn with ``tactics`` on the board
+    ``picture`` draws from its input."""
+
+    name: str
+    tactics: Tactics
+    picture: PictureFn
+
+    def orders(self, given: BotInput, rng: random.Random) -> list[str]:
+        return plan(given, self.tactics, self.picture, rng)
+
+
+__all__ = ["PlannedBot"]
