@@ -37,6 +37,11 @@ _UNLIMITED_SPIES = 2
 #: How much a foreign unit believed next to the spy counts, against a centre of that power
 #: within two spaces.
 _UNIT_NEAR, _CENTER_NEAR = 2.0, 0.5
+#: Evidence of foreign units around a unit that makes it hopeless, with no own unit to
+#: support it and at most this many ways out.
+_HOPELESS, _FEW_EXITS = 2.0, 1
+#: A unit this many spaces from every own centre is stranded: pressed at all, it is lost.
+_STRANDED = 2
 
 
 def report_year(report: Observation) -> int:
@@ -73,7 +78,7 @@ def add_extras(
     out = list(orders)
     year = picture.state.phase.year
     if options.disband_in_movement:
-        out = _disband_hopeless(picture, out)
+        out = _disband_hopeless(given, picture, out)
     if options.espionage:
         if options.espionage_limit == "year":
             allowance = 1 - espionage_used(given, year)
@@ -120,13 +125,43 @@ def foreign_near(picture: Picture, province: str) -> float:
     )
 
 
-def _disband_hopeless(picture: Picture, orders: list[MovementOrder]) -> list[MovementOrder]:
+def pressure(given: BotInput, picture: Picture) -> tuple[dict[str, float], frozenset[str]]:
+    """For each own unit's province, the evidence of foreign units next to it: the picture's
+    belief, each espionage against the power that found the unit (a foreign unit stands
+    within one space), a move of the unit that failed last season (something stood in the
+    way); and the provinces such failed moves were kept out of."""
+    out = {unit.province: foreign_near(picture, unit.province) for unit in _own(picture)}
+    blocked: set[str] = set()
+    # The last movement's report: a retreat's report (deadman holds every one) tells nothing.
+    recent = [report for report in given.reports[-2:] if report.orders]
+    for report in recent[-1:]:
+        for notice in report.notices_of("spied"):
+            groups = notice.get("near")
+            for group in groups if isinstance(groups, tuple) else ():
+                for province in group if isinstance(group, tuple) else ():
+                    if isinstance(province, str) and province in out:
+                        out[province] += 1.0
+        for seen in report.orders:
+            order, result = seen.order, seen.result
+            if seen.power != given.power or order.kind != OrderKind.MOVE or result is None or result.succeeded:
+                continue
+            if order.unit is not None and order.unit.province in out:
+                out[order.unit.province] += 1.0
+            if order.target is not None:
+                blocked.add(picture.state.board.province_of(str(order.target)))
+    return out, frozenset(blocked)
+
+
+def _disband_hopeless(given: BotInput, picture: Picture, orders: list[MovementOrder]) -> list[MovementOrder]:
     board, state = picture.state.board, picture.state
     own = _own(picture)
     if len(own) < 2:
         return orders  # the last unit is never given up
+    evidence, blocked = pressure(given, picture)
+    own_centers = {center for center, owner in state.centers.items() if owner == picture.power}
+    distance_from_centers = board.distances_from(tuple(sorted(own_centers))) if own_centers else {}
     for unit in own:
-        if foreign_near(picture, unit.province) < 2.0 or unit.province in state.homes.get(picture.power, ()):
+        if evidence.get(unit.province, 0.0) < 1.0 or unit.province in own_centers:
             continue
         helpers = [
             other
@@ -136,10 +171,16 @@ def _disband_hopeless(picture: Picture, orders: list[MovementOrder]) -> list[Mov
         exits = [
             target
             for target in sorted(board.targets(unit.kind, unit.location))
-            if sum(picture.presence.get(board.province_of(target), {}).values()) < 0.5
-            and board.province_of(target) not in state.units
+            if (province := board.province_of(target)) not in state.units
+            and province not in blocked
+            and sum(picture.presence.get(province, {}).values()) < 0.5
         ]
-        if not helpers and not exits:
+        # Hopeless: pressed hard with few ways out, or pressed and stranded far from home.
+        stranded = distance_from_centers.get(unit.province, 99) >= _STRANDED
+        if not helpers and (
+            (evidence[unit.province] >= _HOPELESS and len(exits) <= _FEW_EXITS)
+            or (stranded and evidence[unit.province] >= 1.0)
+        ):
             return _replace(orders, unit.province, DisbandNow(UnitRef(unit.kind, unit.location)))
     return orders
 

@@ -18,7 +18,7 @@ typed placements) until the very end, where they are written with ``str``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from fogdip.bots.ahead import AheadOrder, adjustments_ahead, retreat_guesses
 from fogdip.bots.base import SETUP, BotInput
@@ -26,8 +26,9 @@ from fogdip.bots.extras import MovementOrder, add_extras
 from fogdip.bots.picture import Picture
 from fogdip.bots.setups import choose_setup, worth_of
 from fogdip.bots.tactics import Tactics
-from fogdip.engine.orders import Build, Disband, Order, UnitRef
+from fogdip.engine.orders import Build, Disband, Order, Retreat, UnitRef
 from fogdip.engine.units import Phase, Unit
+from fogdip.fog.masked import OrderKind
 
 #: How a planner pictures the board from a bot's input (blind, or with a belief).
 PictureFn = Callable[[BotInput], Picture]
@@ -50,7 +51,8 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
         return list(choose_setup(given, tactics, rng))
     picture = picture_fn(given)
     if kinds[0] == "R":
-        return list(tactics.retreats(picture, rng))
+        retreats = _within_bars(given, picture, tactics.retreats(picture, rng), worth_of(picture, tactics))
+        return list(_surplus_disbanded(picture, retreats))
     if kinds[0] == "A":
         due, sites = adjustment_due(given)
         winter = list(tactics.adjustments(picture, due, sites, rng)) if due else []
@@ -79,6 +81,81 @@ def _movement(given: BotInput, picture: Picture, tactics: Tactics, rng: random.R
     worth = worth_of(picture, tactics)
     last_chance = picture.state.phase.season == "F"
     return add_extras(given, picture, orders, worth, rng, last_chance=last_chance)
+
+
+def expected_centers(picture: Picture) -> int:
+    """How many centres the power will hold once the season is over: those it holds and
+    those its units stand in, less its own that a foreign unit stands in."""
+    state, power = picture.state, picture.power
+    held = {center for center, owner in state.centers.items() if owner == power}
+    standing = {unit.province for unit in state.units_of(power)} & set(state.board.supply_centers)
+    occupied = {p for p, unit in state.units.items() if unit.power != power and p in held}
+    return len((held | standing) - occupied)
+
+
+def retreat_bars(given: BotInput, picture: Picture) -> dict[str, frozenset[str]]:
+    """For each own dislodged unit's province, the provinces its report says it may not
+    retreat to: where the attack came from (where the variant tells it), and every province
+    a move it sees failed to enter that no unit stands in now (a stand-off)."""
+    board = picture.state.board
+    standing = {unit.province for unit in given.seen.units}
+    stand_offs = {
+        board.province_of(str(seen.order.target))
+        for seen in given.seen.orders
+        if seen.order.kind == OrderKind.MOVE
+        and seen.result is not None
+        and not seen.result.succeeded
+        and isinstance(seen.order.target, str)
+    } - standing
+    origins: dict[str, set[str]] = {}
+    for notice in given.seen.notices_of("dislodged"):
+        data = dict(notice.data)
+        province, origin = data.get("province"), data.get("attacked_from")
+        if isinstance(province, str) and isinstance(origin, str):
+            origins.setdefault(province, set()).add(board.province_of(origin))
+    return {province: frozenset(stand_offs | origins.get(province, set())) for province in picture.dislodged}
+
+
+def _within_bars(
+    given: BotInput, picture: Picture, retreats: Sequence[Order], worth: Mapping[str, float]
+) -> list[Order]:
+    """The tactics' retreats, each moved to the best place left (or disbanded) where it names
+    a place the report rules out."""
+    board, occupied = picture.state.board, set(picture.state.units)
+    bars = retreat_bars(given, picture)
+    out: list[Order] = []
+    for order in retreats:
+        barred = bars.get(order.unit.province, frozenset()) if isinstance(order, Retreat) else frozenset()
+        if not isinstance(order, Retreat) or board.province_of(order.target) not in barred:
+            out.append(order)
+            continue
+        unit = picture.dislodged[order.unit.province]
+        places = [
+            target
+            for target in sorted(board.targets(unit.kind, unit.location))
+            if (province := board.province_of(target)) not in occupied and province not in barred
+        ]
+        best = max(places, key=lambda target: worth.get(board.province_of(target), 0.0), default=None)
+        out.append(Disband(order.unit) if best is None else Retreat(order.unit, best))
+    return out
+
+
+def _surplus_disbanded(picture: Picture, retreats: Sequence[Order]) -> list[Order]:
+    """A dislodged unit the power could not keep through the next Winter (more units than the
+    centres it expects to hold) is disbanded rather than retreated: a removal would be owed
+    anyway, and the unit just thrown out is the worst placed."""
+    if not picture.dislodged:
+        return list(retreats)
+    units = len(picture.state.units_of(picture.power)) + len(picture.dislodged)
+    surplus = units - expected_centers(picture)
+    out: list[Order] = []
+    for order in retreats:
+        if surplus > 0 and isinstance(order, Retreat):
+            out.append(Disband(order.unit))
+            surplus -= 1
+        else:
+            out.append(order)
+    return out
 
 
 def _spring_after(picture: Picture, winter: Sequence[Order]) -> Picture:
@@ -120,4 +197,4 @@ def _own_due(given: BotInput) -> tuple[int, tuple[str, ...]]:
     return due, sites
 
 
-__all__ = ["PictureFn", "PlannedOrder", "adjustment_due", "plan", "plan_orders"]
+__all__ = ["PictureFn", "PlannedOrder", "adjustment_due", "expected_centers", "plan", "plan_orders"]
