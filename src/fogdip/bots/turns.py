@@ -30,6 +30,8 @@ from fogdip.engine.orders import Build, Disband, Order, Retreat, UnitRef
 from fogdip.engine.units import Phase, Unit
 from fogdip.fog.masked import OrderKind
 
+#: Provinces from the nearest home centre at which a retreat is worth less than a new build.
+_FAR_FROM_HOME = 3
 #: How a planner pictures the board from a bot's input (blind, or with a belief).
 PictureFn = Callable[[BotInput], Picture]
 #: Anything a turn's list may hold, written with ``str`` only at the end.
@@ -52,7 +54,8 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
     picture = picture_fn(given)
     if kinds[0] == "R":
         retreats = _within_bars(given, picture, tactics.retreats(picture, rng), worth_of(picture, tactics))
-        return list(_surplus_disbanded(picture, retreats))
+        any_owned = given.variant.options.build_in_any_owned_center
+        return list(_surplus_disbanded(picture, retreats, any_owned_center=any_owned))
     if kinds[0] == "A":
         due, sites = adjustment_due(given)
         winter = list(tactics.adjustments(picture, due, sites, rng)) if due else []
@@ -140,19 +143,39 @@ def _within_bars(
     return out
 
 
-def _surplus_disbanded(picture: Picture, retreats: Sequence[Order]) -> list[Order]:
-    """A dislodged unit the power could not keep through the next Winter (more units than the
-    centres it expects to hold) is disbanded rather than retreated: a removal would be owed
-    anyway, and the unit just thrown out is the worst placed."""
+def _surplus_disbanded(picture: Picture, retreats: Sequence[Order], *, any_owned_center: bool) -> list[Order]:
+    """Dislodged units disbanded rather than retreated, as a player would:
+
+    - a unit the power could not keep through the next Winter (more units than the centres it
+      expects to hold): a removal would be owed anyway, and the unit just thrown out is the
+      worst placed;
+    - after a Fall, a unit whose retreat leaves it far from home while a centre it may build
+      in stands free and the build would be its own (no more units than centres): disbanded
+      and built again at home in the Winter."""
     if not picture.dislodged:
         return list(retreats)
-    units = len(picture.state.units_of(picture.power)) + len(picture.dislodged)
-    surplus = units - expected_centers(picture)
+    state, board = picture.state, picture.state.board
+    units = len(state.units_of(picture.power)) + len(picture.dislodged)
+    centers = expected_centers(picture)
+    surplus = units - centers
+    held = sorted(c for c, owner in state.centers.items() if owner == picture.power)
+    homes = held if any_owned_center else [c for c in state.homes.get(picture.power, ()) if c in held]
+    free_sites = [c for c in homes if c not in state.units]
+    near_home = board.distances_from(tuple(homes)) if homes else {}
     out: list[Order] = []
     for order in retreats:
-        if surplus > 0 and isinstance(order, Retreat):
+        if isinstance(order, Retreat) and surplus > 0:
             out.append(Disband(order.unit))
             surplus -= 1
+        elif (
+            isinstance(order, Retreat)
+            and state.phase.season == "F"
+            and free_sites
+            and units <= centers
+            and near_home.get(board.province_of(order.target), 99) >= _FAR_FROM_HOME
+        ):
+            out.append(Disband(order.unit))
+            free_sites.pop()
         else:
             out.append(order)
     return out
