@@ -104,10 +104,11 @@ def adjustments_ahead(
     moves = unit_moves(orders)
     own = _own(picture)
     centers = sorted(c for c, owner in state.centers.items() if owner == power)
+    supply_centers = frozenset(board.supply_centers)
     gains = [
         move
         for _province, move in sorted(moves.items())
-        if (target := board.province_of(move.target)) in board.supply_centers and state.centers.get(target) != power
+        if (target := board.province_of(move.target)) in supply_centers and state.centers.get(target) != power
     ]
     kept = {unit.province for unit in own if unit.province not in moves}
     at_risk = [c for c in centers if c not in kept and foreign_near(picture, c) > 0]

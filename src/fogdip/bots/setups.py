@@ -99,8 +99,9 @@ def worth_of(picture: Picture, tactics: Tactics) -> Mapping[str, float]:
     values = tactics.values(picture)
     top = max((abs(value) for value in values.values()), default=0.0) or 1.0
     worth: dict[str, float] = {}
+    centers = frozenset(state.board.supply_centers)
     for province in sorted(state.board.provinces):
-        if province in state.board.supply_centers:
+        if province in centers:
             base = _OWN_CENTER if state.centers.get(province) == picture.power else _FOREIGN_CENTER
         else:
             base = _PROVINCE

@@ -53,7 +53,7 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
         return list(choose_setup(given, tactics, rng))
     picture = picture_fn(given)
     if kinds[0] == "R":
-        retreats = _within_bars(given, picture, tactics.retreats(picture, rng), worth_of(picture, tactics))
+        retreats = _within_bars(given, picture, tactics.retreats(picture, rng), tactics)
         any_owned = given.variant.options.build_in_any_owned_center
         return list(_surplus_disbanded(picture, retreats, any_owned_center=any_owned))
     if kinds[0] == "A":
@@ -62,11 +62,11 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
         if kinds[1:] != ("M",):
             return list(winter)
         spring = _spring_after(picture, winter)
-        return [*winter, *_movement(given, spring, tactics, rng)]
+        return [*winter, *_movement(given, spring, tactics, _worth_if_asked(given, spring, tactics), rng)]
     out: list[PlannedOrder] = []
-    moves = _movement(given, picture, tactics, rng)
+    worth = _worth_if_asked(given, picture, tactics)
+    moves = _movement(given, picture, tactics, worth, rng)
     out.extend(moves)
-    worth = worth_of(picture, tactics)
     if "R" in kinds[1:]:
         out.extend(retreat_guesses(picture, moves, tactics, worth, rng))
     if "A" in kinds[1:]:
@@ -75,13 +75,26 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
     return out
 
 
-def _movement(given: BotInput, picture: Picture, tactics: Tactics, rng: random.Random) -> list[MovementOrder]:
+def _has_extras(given: BotInput) -> bool:
+    options = given.variant.options
+    return options.espionage or options.peek or options.disband_in_movement
+
+
+def _worth_if_asked(given: BotInput, picture: Picture, tactics: Tactics) -> Mapping[str, float]:
+    """The provinces' worth, where the turn has a use for it (extra orders, orders filed
+    ahead): the tactics' values are asked for once a turn, and only then."""
+    if _has_extras(given) or len(given.kinds) > 1:
+        return worth_of(picture, tactics)
+    return {}
+
+
+def _movement(
+    given: BotInput, picture: Picture, tactics: Tactics, worth: Mapping[str, float], rng: random.Random
+) -> list[MovementOrder]:
     """One movement's orders, with the extra orders the variant allows where they pay."""
     orders: list[MovementOrder] = list(tactics.movement(picture, rng))
-    options = given.variant.options
-    if not (options.espionage or options.peek or options.disband_in_movement):
+    if not _has_extras(given):
         return orders
-    worth = worth_of(picture, tactics)
     last_chance = picture.state.phase.season == "F"
     return add_extras(given, picture, orders, worth, rng, last_chance=last_chance)
 
@@ -119,13 +132,12 @@ def retreat_bars(given: BotInput, picture: Picture) -> dict[str, frozenset[str]]
     return {province: frozenset(stand_offs | origins.get(province, set())) for province in picture.dislodged}
 
 
-def _within_bars(
-    given: BotInput, picture: Picture, retreats: Sequence[Order], worth: Mapping[str, float]
-) -> list[Order]:
+def _within_bars(given: BotInput, picture: Picture, retreats: Sequence[Order], tactics: Tactics) -> list[Order]:
     """The tactics' retreats, each moved to the best place left (or disbanded) where it names
     a place the report rules out."""
     board, occupied = picture.state.board, set(picture.state.units)
     bars = retreat_bars(given, picture)
+    worth: Mapping[str, float] = {}
     out: list[Order] = []
     for order in retreats:
         barred = bars.get(order.unit.province, frozenset()) if isinstance(order, Retreat) else frozenset()
@@ -133,6 +145,7 @@ def _within_bars(
             out.append(order)
             continue
         unit = picture.dislodged[order.unit.province]
+        worth = worth or worth_of(picture, tactics)
         places = [
             target
             for target in sorted(board.targets(unit.kind, unit.location))
