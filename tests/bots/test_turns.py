@@ -21,11 +21,11 @@ from fogdip.bots.extras import espionage_used
 from fogdip.bots.picture import picture_of
 from fogdip.bots.planned import PlannedBot
 from fogdip.bots.tactics import RandomTactics
-from fogdip.bots.turns import adjustment_due, plan, plan_orders
-from fogdip.engine.orders import Build, Disband
+from fogdip.bots.turns import adjustment_due, plan, plan_orders, retreat_bars
+from fogdip.engine.orders import Build, Disband, Move
 from fogdip.game import Game
 from fogdip.variants import setup as setups
-from fogdip.variants.lines import read_lines
+from fogdip.variants.lines import Movement, Negation, read_lines
 
 PRESETS = ("standard", "fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898")
 LAST_YEAR = 1903
@@ -195,3 +195,60 @@ def test_espionage_used_counts_the_powers_own_spies_by_year() -> None:
     fall = BotInput.of(game, "ENGLAND")
     for seed in range(10):
         assert not [line for line in bot.orders(fall, random.Random(seed)) if " E " in line]
+
+
+def test_free_setups_put_fleets_where_the_sea_matters_and_armies_inland() -> None:
+    for seed in (1, 2):
+        by_power = {f.power: f.lines for f in played("deadman", seed) if f.kinds == (SETUP,)}
+        assert sum(line.startswith("F ") for line in by_power["ENGLAND"]) >= 2, by_power
+        assert sum(line.startswith("A ") for line in by_power["AUSTRIA"]) >= 2, by_power
+        assert sum(line.startswith("A ") for line in by_power["RUSSIA"]) >= 2, by_power
+
+
+def test_builds_filed_ahead_hang_on_the_moves_that_would_gain_their_centres() -> None:
+    variant = Game.create("sighting").variant
+    conditional_builds = 0
+    for seed in (1, 2):
+        for f in played("sighting", seed):
+            read = read_lines(list(f.lines), f.kinds, variant.board, variant.options)
+            moves = {(str(o.unit), o.target) for line in read if line.kind == "M" and isinstance(o := line.order, Move)}
+            for line in read:
+                if not line.conditional:
+                    continue
+                assert line.kind == "A", line.text  # conditions only on orders filed ahead
+                for condition in line.conditions:
+                    # Every condition is on one of the power's own moves of the same list.
+                    moved = condition.condition if isinstance(condition, Negation) else condition
+                    assert isinstance(moved, Movement), line.text
+                    assert (str(moved.unit), moved.target) in moves, (line.text, sorted(moves))
+                conditional_builds += isinstance(line.order, Build)
+    assert conditional_builds >= 1
+
+
+def test_a_retreat_never_goes_where_the_attack_came_from() -> None:
+    game = Game.create("standard")
+    game.file("FRANCE", ["A PAR - BUR", "A MAR H", "F BRE H"])
+    game.file("GERMANY", ["A MUN - RUH", "A BER - MUN", "F KIE H"])
+    game.adjudicate()
+    game.file("FRANCE", ["A BUR H", "A MAR H", "F BRE H"])
+    game.file("GERMANY", ["A RUH - BUR", "A MUN S A RUH - BUR", "F KIE H"])
+    game.adjudicate()
+    given = BotInput.of(game, "FRANCE")
+    assert given.kinds == ("R",) and [u.province for u in given.own_units if u.dislodged] == ["BUR"]
+    assert "RUH" in retreat_bars(given, picture_of(given))["BUR"]
+    bot = PlannedBot("planned-random", RandomTactics(), picture_of)
+    for seed in range(20):
+        lines = bot.orders(given, random.Random(seed))
+        assert len(lines) == 1 and "RUH" not in lines[0], lines
+        assert [v.error for v in game.screen("FRANCE", lines)] == [None]
+
+
+def test_a_foreign_centre_is_worth_more_in_a_spring_that_captures_it() -> None:
+    from fogdip.bots.setups import worth_of
+
+    spring = {
+        preset: worth_of(picture_of(BotInput.of(Game.create(preset), "FRANCE")), RandomTactics(), captures_now=now)
+        for preset, now in (("standard", False), ("diplomyopia", True))
+    }
+    assert spring["diplomyopia"]["BEL"] > spring["standard"]["BEL"]
+    assert spring["diplomyopia"]["PAR"] == spring["standard"]["PAR"]  # its own: no change

@@ -39,6 +39,8 @@ from fogdip.variants import setup as setups
 #: The base worth of a supply centre the power does not hold, of one it holds, of any other
 #: province: what a province is worth before the tactics say more.
 _FOREIGN_CENTER, _OWN_CENTER, _PROVINCE = 1.0, 0.3, 0.15
+#: How much a foreign centre counts in a season that does not capture it.
+_NOT_YET = 0.7
 #: How much a province two moves away counts against one move away.
 _SECOND_RING = 0.5
 #: How much a second unit reaching a province adds (it may support the first).
@@ -91,10 +93,13 @@ def choose_setup(given: BotInput, tactics: Tactics, rng: random.Random) -> list[
     return list(best[1])
 
 
-def worth_of(picture: Picture, tactics: Tactics) -> Mapping[str, float]:
+def worth_of(picture: Picture, tactics: Tactics, *, captures_now: bool = True) -> Mapping[str, float]:
     """What each province is worth to ``picture.power``: a base (a centre it does not hold
     most, one it holds less, any other province a little) plus the tactics' values scaled to
-    at most 1, so that tactics that value nothing still rank sensibly."""
+    at most 1, so that tactics that value nothing still rank sensibly. ``captures_now``: a
+    centre entered this season changes hands (a Fall, or any season where the variant's
+    ``captures_any_season`` says so); otherwise a foreign centre counts a little less, as it
+    must still be held into the Fall."""
     state = picture.state
     values = tactics.values(picture)
     top = max((abs(value) for value in values.values()), default=0.0) or 1.0
@@ -102,7 +107,8 @@ def worth_of(picture: Picture, tactics: Tactics) -> Mapping[str, float]:
     centers = frozenset(state.board.supply_centers)
     for province in sorted(state.board.provinces):
         if province in centers:
-            base = _OWN_CENTER if state.centers.get(province) == picture.power else _FOREIGN_CENTER
+            foreign = _FOREIGN_CENTER if captures_now else _FOREIGN_CENTER * _NOT_YET
+            base = _OWN_CENTER if state.centers.get(province) == picture.power else foreign
         else:
             base = _PROVINCE
         worth[province] = base + values.get(province, 0.0) / top

@@ -84,8 +84,14 @@ def _worth_if_asked(given: BotInput, picture: Picture, tactics: Tactics) -> Mapp
     """The provinces' worth, where the turn has a use for it (extra orders, orders filed
     ahead): the tactics' values are asked for once a turn, and only then."""
     if _has_extras(given) or len(given.kinds) > 1:
-        return worth_of(picture, tactics)
+        return worth_of(picture, tactics, captures_now=captures_now(given, picture))
     return {}
+
+
+def captures_now(given: BotInput, picture: Picture) -> bool:
+    """Whether a centre entered in the picture's season changes hands at its end: in a Fall,
+    and in a Spring where the variant's ``captures_any_season`` says so (diplomyopia)."""
+    return picture.state.phase.season == "F" or given.variant.options.captures_any_season
 
 
 def _movement(
@@ -145,7 +151,7 @@ def _within_bars(given: BotInput, picture: Picture, retreats: Sequence[Order], t
             out.append(order)
             continue
         unit = picture.dislodged[order.unit.province]
-        worth = worth or worth_of(picture, tactics)
+        worth = worth or worth_of(picture, tactics, captures_now=captures_now(given, picture))
         places = [
             target
             for target in sorted(board.targets(unit.kind, unit.location))
