@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from fogdip.bots.seen_bot import bot_lines
+from fogdip.bots.base import bot_named
 from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
 from fogdip.cli.maps import SUFFIXES, write_map
 from fogdip.codec.observations import observation_to_json
@@ -205,7 +205,7 @@ def ready(
         with _changing(game) as table:
             who = table.seat(power).power
             marked = table.mark_ready(
-                _for(table, who), not not_ready, turn=None, moment=_now(), bots=bot_lines, rng=random.SystemRandom()
+                _for(table, who), not not_ready, turn=None, moment=_now(), bots=bot_named, rng=random.SystemRandom()
             )
         console = Console(highlight=False)
         if not_ready:
@@ -317,7 +317,7 @@ def adjudicate(
     with errors():
         with _changing(game) as table:
             played = table.adjudicate(
-                _master(table), turn=None, moment=_now(), bots=bot_lines, rng=random.SystemRandom()
+                _master(table), turn=None, moment=_now(), bots=bot_named, rng=random.SystemRandom()
             )
         record = table.game
         turn = record.record.history[-1]
