@@ -46,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     rng = random.Random(args.seed)
     scores = dict.fromkeys(env.possible_agents, 0.0)
     print(f"{args.preset}, every power played by {bot.name!r}, to {args.max_year} at most")
+    playing = env.game.position.state.phase.year
     while env.agents:
         actions = {agent: bot.orders(infos[agent]["bot_input"], rng) for agent in env.agents}
         # An agent whose power is eliminated, or all at the end, is terminated (or truncated
@@ -54,9 +55,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
         for agent, reward in rewards.items():
             scores[agent] += reward
         refused = sum(len(info["refused"]) for info in infos.values())
-        if env.game.turn.startswith("S") or not env.agents:
+        year = env.game.position.state.phase.year
+        if year != playing or not env.agents:
+            # A year played (or the last turn): the centres each power holds now.
             centres = ", ".join(f"{agent[:3]} {info['centres']}" for agent, info in sorted(infos.items()))
-            print(f"{env.game.turn:>9}: {centres}" + (f" ({refused} line(s) refused)" if refused else ""))
+            print(f"  {playing}: {centres}" + (f" ({refused} line(s) refused this turn)" if refused else ""))
+            playing = year
     outcome = env.game.outcome()
     print("ended:", outcome if outcome is not None else f"truncated after {args.max_year}")
     for agent, score in sorted(scores.items(), key=lambda item: -item[1]):

@@ -29,8 +29,11 @@ of the sum of squares of the survivors' centres (a solo: 1 to the winner, 0 to t
 live agent when the game ends (a solo, or the variant's own ``end_year``); every live agent is
 *truncated* before the first turn whose year is after ``max_year``.
 
-``infos[agent]["bot_input"]`` is the :class:`fogdip.bots.base.BotInput` of that power, so a
-fogdip bot plays unchanged: ``env.step({a: bot.orders(infos[a]["bot_input"], rng) ...})``.
+``infos[agent]`` holds ``filed`` (the lines filed), ``refused``, ``centres`` (the power's
+supply-centre count) and ``bot_input``: the :class:`fogdip.bots.base.BotInput` of that power,
+so a fogdip bot plays unchanged: ``env.step({a: bot.orders(infos[a]["bot_input"], rng) ...})``.
+A bot input holds a copy of what the power knows, about a third of a step's time in the
+standard game: ``bot_inputs=False`` leaves it out, for agents that read the observations only.
 
 >>> env = FogdipEnv("fog-of-war", max_year=1901)
 >>> observations, infos = env.reset(seed=1)
@@ -91,7 +94,13 @@ class FogdipEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type 
     so every episode of one environment plays the same variant."""
 
     def __init__(
-        self, preset: str = "fog-of-war", max_year: int = 1920, *, reward: Reward = "centres", **options: Any
+        self,
+        preset: str = "fog-of-war",
+        max_year: int = 1920,
+        *,
+        reward: Reward = "centres",
+        bot_inputs: bool = True,
+        **options: Any,
     ) -> None:
         if reward not in ("centres", "score"):
             raise ValueError(f"reward must be 'centres' or 'score', not {reward!r}")
@@ -100,6 +109,7 @@ class FogdipEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         self.preset = preset
         self.max_year = max_year
         self.reward_kind: Reward = reward
+        self.bot_inputs = bot_inputs
         self.options = dict(options)
         self.game = Game.create(preset, **self.options)
         self.possible_agents: list[str] = list(self.game.powers)
@@ -208,12 +218,10 @@ class FogdipEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         return tuple(self.game.filed.get(agent, ())), refused
 
     def _info(self, agent: str, filed: tuple[str, ...], refused: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-        return {
-            "bot_input": BotInput.of(self.game, agent),
-            "filed": filed,
-            "refused": refused,
-            "centres": self._centre_count(agent),
-        }
+        info: dict[str, Any] = {"filed": filed, "refused": refused, "centres": self._centre_count(agent)}
+        if self.bot_inputs:
+            info["bot_input"] = BotInput.of(self.game, agent)
+        return info
 
     def _centre_count(self, agent: str) -> int:
         return self.game.position.state.center_count(agent)

@@ -147,6 +147,14 @@ def test_observations_are_in_their_space_and_bots_play_from_the_infos() -> None:
     assert env.game.position.state.phase.year == 1904
 
 
+def test_bot_inputs_can_be_left_out() -> None:
+    env = FogdipEnv("fog-of-war", max_year=1901, bot_inputs=False)
+    _, infos = env.reset(seed=1)
+    assert "bot_input" not in infos["FRANCE"] and infos["FRANCE"]["centres"] == 3
+    _, _, _, _, infos = env.step({"FRANCE": "A PAR - BUR"})
+    assert "bot_input" not in infos["FRANCE"] and infos["FRANCE"]["filed"] == ("A PAR - BUR",)
+
+
 def test_centre_rewards_add_up_to_the_centres_gained() -> None:
     env = FogdipEnv("standard", max_year=1903)
     observations, infos = env.reset(seed=2)
