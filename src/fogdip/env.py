@@ -212,7 +212,8 @@ class FogdipEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         try:
             checks = self.game.file(agent, lines, partial=True)
         except Refusal as refusal:
-            # A filing refused whole (a setup that places a unit twice, say): nothing is filed.
+            # The game refuses a whole filing only for a power it does not know or after its
+            # end, neither of which a live agent meets; should it, the agent is told, not raised at.
             return (), tuple((line, refusal.message) for line in lines)
         refused = tuple((check.text, check.error or "") for check in checks if not check.ok)
         return tuple(self.game.filed.get(agent, ())), refused

@@ -109,6 +109,7 @@ def test_an_observation_never_shows_a_hidden_unit(preset: str) -> None:
             named = {unit for line in _legal_lines(observation) for unit in _UNIT_REF.findall(line)}
             assert not {f"{kind} {where}" for kind, where in hidden} & listed
             assert not hidden & named, (agent, hidden & named)
+            assert env.observation_space(agent).contains(observation)
             checked += len(hidden)
         actions = {agent: random_legal_lines(observations[agent], rng) for agent in env.agents}
         observations, *_ = env.step(actions)
@@ -125,6 +126,17 @@ def test_refused_lines_come_back_with_their_reasons_and_the_rest_is_filed() -> N
     assert all(reason for _, reason in france["refused"])
     assert infos["ITALY"]["filed"] == () and infos["ITALY"]["refused"] == ()
     assert "A BUR" in json.loads(env.observe("FRANCE")["report"])["units"]["FRANCE"]
+
+
+def test_deadmans_first_step_places_the_units_its_action_names() -> None:
+    env = FogdipEnv("deadman", max_year=1901)
+    observations, _ = env.reset(seed=1)
+    assert json.loads(observations["FRANCE"]["legal"])["setup"]["MAR"] == ["A MAR", "F MAR"]
+    observations, _, _, _, infos = env.step({"FRANCE": "F MAR\nA PAR\nA PAR\nA MUN"})
+    assert infos["FRANCE"]["filed"] == ("F MAR", "A PAR")
+    assert [line for line, _ in infos["FRANCE"]["refused"]] == ["A PAR", "A MUN"]
+    # BRE, left unnamed, gets the standard start's fleet.
+    assert sorted(json.loads(observations["FRANCE"]["report"])["units"]["FRANCE"]) == ["A PAR", "F BRE", "F MAR"]
 
 
 def test_observations_are_in_their_space_and_bots_play_from_the_infos() -> None:
