@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import parallel_api_test
 
 from fogdip.bots.base import BotInput, bot_named
@@ -230,3 +232,35 @@ def test_the_example_plays_an_episode_with_fogdips_bots(capsys: pytest.CaptureFi
     printed = capsys.readouterr().out
     assert "FRANCE" in printed and "1902" in printed
     assert sum(result.values()) == pytest.approx(1.0)
+
+
+def _master_units(env: FogdipEnv) -> set[str]:
+    state = env.game.position.state
+    return {f"{unit.power} {unit.kind} {unit.location}" for unit in state.units.values()}
+
+
+@pytest.mark.parametrize("preset", ["fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_what_the_power_is_offered_depends_on_its_report_alone(preset: str, seed: int) -> None:
+    """Two games where only Turkey plays differently: as long as France's reports are equal,
+    its whole observation is, however the boards differ where France cannot see."""
+    one, two = FogdipEnv(preset, max_year=1904, bot_inputs=False), FogdipEnv(preset, max_year=1904, bot_inputs=False)
+    seen = {id(one): one.reset(seed=seed)[0], id(two): two.reset(seed=seed)[0]}
+    rngs = {
+        id(env): {
+            agent: random.Random(f"{seed} {agent} {tag if agent == 'TURKEY' else ''}") for agent in env.possible_agents
+        }
+        for env, tag in ((one, "one"), (two, "two"))
+    }
+    unseen_differences = 0
+    while "FRANCE" in one.agents and "FRANCE" in two.agents:
+        france = seen[id(one)]["FRANCE"], seen[id(two)]["FRANCE"]
+        if france[0]["report"] != france[1]["report"]:
+            break
+        assert france[0] == france[1]
+        unseen_differences += _master_units(one) != _master_units(two)
+        for env in (one, two):
+            actions = {agent: random_legal_lines(seen[id(env)][agent], rngs[id(env)][agent]) for agent in env.agents}
+            seen[id(env)] = env.step(actions)[0]
+    assume(unseen_differences > 0)
