@@ -202,9 +202,11 @@ class FogdipEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no type 
 
     # --- the parts of a step ------------------------------------------------------------------
 
-    def _file(self, agent: str, action: Action) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    def _file(self, agent: str, action: Action | None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
         """File ``action`` for ``agent`` as a player's filing (the lines the game accepts);
         return the lines filed and the ``(line, reason)`` of each line refused."""
+        if action is None:  # an agent given None files nothing, as one given no action
+            return (), ()
         texts = action.splitlines() if isinstance(action, str) else list(action)
         lines = [text.strip() for text in texts if text.strip()]
         if not lines:

@@ -121,12 +121,13 @@ def test_an_observation_never_shows_a_hidden_unit(preset: str) -> None:
 def test_refused_lines_come_back_with_their_reasons_and_the_rest_is_filed() -> None:
     env = FogdipEnv("fog-of-war", max_year=1901)
     env.reset(seed=1)
-    _, _, _, _, infos = env.step({"FRANCE": ["A PAR - BUR", "A PAR - MOS", "hello"], "ITALY": ""})
+    _, _, _, _, infos = env.step({"FRANCE": ["A PAR - BUR", "A PAR - MOS", "hello"], "ITALY": "", "GERMANY": None})
     france = infos["FRANCE"]
     assert france["filed"] == ("A PAR - BUR",)
     assert [line for line, _ in france["refused"]] == ["A PAR - MOS", "hello"]
     assert all(reason for _, reason in france["refused"])
     assert infos["ITALY"]["filed"] == () and infos["ITALY"]["refused"] == ()
+    assert infos["GERMANY"]["filed"] == () and infos["GERMANY"]["refused"] == ()
     assert "A BUR" in json.loads(env.observe("FRANCE")["report"])["units"]["FRANCE"]
 
 
