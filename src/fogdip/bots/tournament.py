@@ -27,6 +27,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from fogdip.bots.base import BotInput, bot_named
@@ -311,16 +312,25 @@ def _in_processes(planned: Sequence[GamePlan], jobs: int, on_game: OnGame | None
 
 def _on_ray(planned: Sequence[GamePlan], address: str, on_game: OnGame | None) -> list[GameResult]:
     ray = ray_module()
-    ray.init(address=address, ignore_reinit_error=True, logging_level="ERROR")
-    remote = ray.remote(play_game)
-    pending = [remote.remote(plan) for plan in planned]
-    played = []
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            # A task's error comes back as an instance of its own class too (a BotFailed).
-            played.append(_reported(ray.get(ref), on_game))
-    return played
+    connected = not ray.is_initialized()
+    if connected:
+        # The workers run this very fogdip, shipped with the tasks (a few MB), whatever their
+        # nodes have installed; its dependencies they must have.
+        here = str(Path(__file__).resolve().parents[1])
+        ray.init(address=address, logging_level="ERROR", runtime_env={"py_modules": [here]})
+    try:
+        remote = ray.remote(play_game)
+        pending = [remote.remote(plan) for plan in planned]
+        played = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                # A task's error comes back as an instance of its own class too (a BotFailed).
+                played.append(_reported(ray.get(ref), on_game))
+        return played
+    finally:
+        if connected:  # a caller that connected itself stays connected
+            ray.shutdown()
 
 
 def ray_module() -> Any:

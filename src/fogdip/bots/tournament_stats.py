@@ -115,7 +115,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     z2 = z * z
     centre = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials))
-    return Interval(rate, max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or 1 successes in all, rounding may leave the bound a hair on the wrong side.
+    return Interval(rate, min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half)))
 
 
 def bootstrap_mean(groups: Sequence[Sequence[float]], rng: random.Random, resamples: int = RESAMPLES) -> Interval:
