@@ -286,6 +286,7 @@ def test_the_command_prints_the_figures_and_writes_json(tmp_path: Path) -> None:
         (["--seats", "random:1,random:5"], "make the counts sum to 7"),
         (["--seats", "random:7", "--preset", "nowhere"], "unknown variant 'nowhere'"),
         (["--seats", "random:7", "--option", "espionage"], "KEY=VALUE"),
+        (["--seats", "random:7", "--to", "1900"], "--to must be 1901 or later"),
     ],
 )
 def test_the_command_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:

@@ -188,7 +188,11 @@ def plans(settings: TournamentSettings) -> list[GamePlan]:
     if settings.games < 1:
         raise FogdipError(f"a tournament plays at least one game, not {settings.games}")
     options = game_options(settings)
-    powers = Game.create(settings.preset, **options).powers  # checks the preset and options
+    first = Game.create(settings.preset, **options)  # checks the preset and options
+    powers = first.powers
+    opening = first.position.state.board.first_year
+    if settings.to_year < opening:
+        raise FogdipError(f"the games start in {opening}: --to must be {opening} or later, not {settings.to_year}")
     filled = sum(seat.count for seat in settings.seats)
     if filled != len(powers):
         spec = ",".join(str(seat) for seat in settings.seats)
