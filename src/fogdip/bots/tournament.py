@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fogdip.bots.base import BotInput, bot_named
+from fogdip.bots.base import Bot, BotInput, bot_named
 from fogdip.bots.tournament_stats import GameResult, Standings, standings
 from fogdip.engine.errors import FogdipError
 from fogdip.game import Game
@@ -219,10 +219,11 @@ def plans(settings: TournamentSettings) -> list[GamePlan]:
     return out
 
 
-def play_game(plan: GamePlan) -> GameResult:
-    """Play one planned game to its end (a solo, or the last phase of the year set)."""
+def play_game(plan: GamePlan, bot_of: Callable[[str], Bot] = bot_named) -> GameResult:
+    """Play one planned game to its end (a solo, or the last phase of the year set), each
+    seat's bot made by ``bot_of`` from its name (a fresh one each game)."""
     game = Game.create(plan.preset, **dict(plan.options))
-    seated = {power: bot_named(name) for power, name in plan.bots}
+    seated = {power: bot_of(name) for power, name in plan.bots}
     rngs = {power: random.Random(derived_seed(plan.seed, power)) for power in seated}
     last = game.turn
     while not game.position.completed:
