@@ -197,9 +197,14 @@ class FogdipClient:
     def game(self, game_id: str) -> GameOut:
         return GameOut.model_validate(self._json("GET", f"/api/v1/games/{game_id}"))
 
-    def against_bots(self, preset: str, options: dict[str, Any] | None = None, power: str | None = None) -> GameOut:
-        """A game against bots, started at once: you play ``power`` (or a random one)."""
-        body = {"preset": preset, "options": options or {}, "power": power}
+    def against_bots(
+        self, preset: str, options: dict[str, Any] | None = None, power: str | None = None, bot: str | None = None
+    ) -> GameOut:
+        """A game against bots, started at once: you play ``power`` (or a random one), the bot
+        named ``bot`` (the server's default: ``heuristic``) every other."""
+        body: dict[str, Any] = {"preset": preset, "options": options or {}, "power": power}
+        if bot is not None:
+            body["bot"] = bot
         return GameOut.model_validate(self._json("POST", "/api/v1/games/against-bots", json=body))
 
     def ready(self, game_id: str, ready: bool = True, *, turn: str | None = None) -> ReadyOut:
@@ -226,8 +231,13 @@ class FogdipClient:
         """Vote for a draw among the powers still in the game, or take the vote back."""
         return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/draw", json={"vote": vote}))
 
-    def seat_bots(self, game_id: str, powers: list[str] | None = None) -> GameOut:
-        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/bots", json={"powers": powers}))
+    def seat_bots(self, game_id: str, powers: list[str] | None = None, bot: str | None = None) -> GameOut:
+        """Seat the bot named ``bot`` (the server's default: ``heuristic``) on ``powers`` (none:
+        every free seat)."""
+        body: dict[str, Any] = {"powers": powers}
+        if bot is not None:
+            body["bot"] = bot
+        return GameOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/bots", json=body))
 
     def swap_seats(self, game_id: str, first: str, second: str) -> GameOut:
         """Swap two seats' players (or the bot) before the start (game master)."""

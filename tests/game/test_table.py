@@ -6,10 +6,13 @@ so this is where the rules are tested; ``tests/server`` tests what needs a real 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from fogdip.bots.base import Bot, BotInput
 from fogdip.game import Actor, Game, Refusal, Refused, Role, Status, Table, TableSettings
 from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, VotesCast
 from fogdip.game.pages import Sight, page, page_of, seat_status, sight_of
@@ -41,10 +44,6 @@ def _started(preset: str = "fog-of-war", **settings: object) -> Table:
     table.start(GM, T0)
     table.events.clear()
     return table
-
-
-def _bots(variant: object, seen: object, rng: random.Random) -> list[str]:
-    return []
 
 
 # --- powers are named one way, read leniently ---------------------------------------------------
@@ -126,6 +125,8 @@ def test_only_the_game_master_seats_the_bot_and_never_on_a_person() -> None:
     table.join(ALICE, "FRANCE")
     assert _refused(Refused.FORBIDDEN, table.seat_bots, ALICE).message == "only the game master can do that"
     assert "played by a person" in _refused(Refused.CONFLICT, table.seat_bots, GM, ["france"]).message
+    unknown = _refused(Refused.BAD_REQUEST, table.seat_bots, GM, None, "dumbbot").message
+    assert "no bot named 'dumbbot'" in unknown and "heuristic" in unknown and "random" in unknown
     table.seat_bots(GM)
     assert [seat.power for seat in table.seats if not seat.bot] == ["FRANCE"]
 
@@ -175,11 +176,17 @@ def test_deadlines_run_from_when_asked_in_whole_seconds_never_from_when_the_turn
     assert [type(e) for e in slow.events] == [PhasePlayed, DeadlineSet]
 
 
-def _slow_bots(variant: object, seen: object, rng: random.Random) -> list[str]:
-    import time
+@dataclass(frozen=True)
+class _SlowBot:
+    name: str = "slow"
 
-    time.sleep(0.02)
-    return []
+    def orders(self, given: BotInput, rng: random.Random) -> list[str]:
+        time.sleep(0.02)
+        return []
+
+
+def _slow_bots(name: str) -> Bot:
+    return _SlowBot()
 
 
 def test_a_turn_played_at_its_deadline_sets_the_next_from_the_deadline_passed() -> None:
@@ -298,15 +305,28 @@ def test_in_gunboat_the_bot_s_seats_are_never_counted_ready() -> None:
 
 
 def test_the_bot_files_for_its_seats_from_its_own_report_before_the_turn() -> None:
-    seen: list[str] = []
+    seen: list[tuple[str, str]] = []
 
-    def bot(variant: object, report: object, rng: random.Random) -> list[str]:
-        seen.append(getattr(report, "power", ""))
-        return ["A BER - KIE"] if getattr(report, "power", "") == "GERMANY" else []
+    @dataclass(frozen=True)
+    class Told:
+        name: str
+
+        def orders(self, given: BotInput, rng: random.Random) -> list[str]:
+            assert given.reports == tuple(table.game.reports(given.power))  # its own, and all of them
+            seen.append((self.name, given.power))
+            return ["A BER - KIE"] if given.power == "GERMANY" else []
 
     table = _started()
-    table.adjudicate(GM, turn="S1901M", moment=T0, bots=bot)
-    assert sorted(seen) == ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+    table.seat("ENGLAND").bot_name = "random"
+    table.adjudicate(GM, turn="S1901M", moment=T0, bots=Told)
+    assert sorted(seen) == [
+        ("heuristic", "AUSTRIA"),
+        ("heuristic", "GERMANY"),
+        ("heuristic", "ITALY"),
+        ("heuristic", "RUSSIA"),
+        ("heuristic", "TURKEY"),
+        ("random", "ENGLAND"),
+    ]
     assert table.game.record.history[-1].orders["GERMANY"] == ("A BER - KIE",)
 
 

@@ -225,7 +225,7 @@ def test_a_bot_s_orders_cannot_be_foretold(server: ServerProcess) -> None:
     """Nothing a player knows (the game, the turn, the power) seeds the bot: its orders drawn
     from those are not the ones it gives."""
     player = account(server, "player")
-    game = player.against_bots("standard", power="FRANCE")
+    game = player.against_bots("standard", power="FRANCE", bot="random")  # it draws at random
     player.ready(game.id)
     played = {entry["order"] for entry in player.view(game.id)["reports"][-1]["orders"]}
     variant = Game.create("standard").variant

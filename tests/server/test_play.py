@@ -92,3 +92,26 @@ def test_setup_choices_and_extra_orders_through_the_api(server: ServerProcess) -
     assert [line["ok"] for line in refused.body["lines"]] == [True, False]
     assert refused.body["lines"][1]["error"] == "peek-a-sneak may be used from 1902 on, not in 1901"
     assert france.file_orders(game_id, ["F BRE E ENGLAND"]).filed
+
+
+def test_a_bot_seat_names_its_bot_and_a_game_against_bots_gets_the_heuristic(server: ServerProcess) -> None:
+    player = account(server, "namer")
+    game = player.against_bots("fog-of-war", power="FRANCE")
+    assert {seat.bot_name for seat in game.seats if seat.power != "FRANCE"} == {"heuristic"}
+    assert next(seat for seat in game.seats if seat.power == "FRANCE").bot_name is None
+    assert player.ready(game.id).adjudicated == "S1901M"  # the heuristic files for its six seats
+    chosen = player.against_bots("standard", power="ITALY", bot="random")
+    assert {seat.bot_name for seat in chosen.seats if seat.bot} == {"random"}
+    refused = failure(lambda: player.against_bots("standard", bot="dumbbot"))
+    assert refused.status == 400 and "no bot named 'dumbbot'" in refused.message and "heuristic" in refused.message
+    # The game master seats the bot it names; in gunboat no player learns which seats it holds,
+    # nor which bot: the game master does.
+    master, joiner = player, account(server, "joiner")
+    gunboat = master.create_game("fog-of-war", press="gunboat")
+    joiner.join(gunboat.id, "FRANCE", invite=gunboat.invite)
+    master.seat_bots(gunboat.id, ["GERMANY", "ITALY"], bot="random")
+    master.seat_bots(gunboat.id, bot="search")
+    seen_by_master = {seat.power: seat.bot_name for seat in master.game(gunboat.id).seats}
+    assert seen_by_master["GERMANY"] == seen_by_master["ITALY"] == "random"
+    assert seen_by_master["ENGLAND"] == "search" and seen_by_master["FRANCE"] is None
+    assert {seat.bot_name for seat in joiner.game(gunboat.id).seats} == {None}

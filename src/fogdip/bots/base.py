@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 #: The kind of a turn that places the first units (deadman's free setup, the 1898 start).
 SETUP = "setup"
 
+#: The bot a seat gets when none is named: the server's, ``fogdip gm``'s and a game against bots.
+DEFAULT_BOT = "heuristic"
+
 
 @dataclass(frozen=True)
 class BotInput:
@@ -139,7 +142,8 @@ class RandomBot:
 
 
 def _factories() -> Mapping[str, Callable[[], Bot]]:
-    return MappingProxyType({"random": RandomBot})
+    # INTERIM until the heuristic is merged (this session): the random bot under its name.
+    return MappingProxyType({"random": RandomBot, "heuristic": lambda: RandomBot("heuristic")})
 
 
 def bot_names() -> tuple[str, ...]:
@@ -159,4 +163,4 @@ def bot_named(name: str) -> Bot:
     return factory()
 
 
-__all__ = ["SETUP", "Bot", "BotInput", "RandomBot", "bot_named", "bot_names"]
+__all__ = ["DEFAULT_BOT", "SETUP", "Bot", "BotInput", "RandomBot", "bot_named", "bot_names"]

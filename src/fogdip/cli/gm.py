@@ -6,7 +6,7 @@ fogdip gm new --variant deadman game.json [--deadline movement=86400]
 fogdip gm orders game.json FRANCE orders.txt
 fogdip gm ready game.json FRANCE          # (the turn is played once every seat is ready)
 fogdip gm vote game.json FRANCE           # a draw vote; unanimous ends the game
-fogdip gm bots game.json ITALY TURKEY     # the bot plays these powers
+fogdip gm bots game.json ITALY TURKEY     # the bot plays these powers (--bot: which)
 fogdip gm status game.json
 fogdip gm adjudicate game.json --reports reports/
 fogdip gm show game.json --as ENGLAND --map england.png
@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from fogdip.bots.seen_bot import bot_lines
+from fogdip.bots.base import DEFAULT_BOT, bot_named, bot_names
 from fogdip.cli.common import EXIT_BAD_INPUT, die, errors, read_input
 from fogdip.cli.maps import SUFFIXES, write_map
 from fogdip.codec.observations import observation_to_json
@@ -205,7 +205,7 @@ def ready(
         with _changing(game) as table:
             who = table.seat(power).power
             marked = table.mark_ready(
-                _for(table, who), not not_ready, turn=None, moment=_now(), bots=bot_lines, rng=random.SystemRandom()
+                _for(table, who), not not_ready, turn=None, moment=_now(), bots=bot_named, rng=random.SystemRandom()
             )
         console = Console(highlight=False)
         if not_ready:
@@ -242,14 +242,17 @@ def bots(
     powers: Annotated[
         list[str] | None, typer.Argument(help="The powers the bot plays (default: every power nobody plays).")
     ] = None,
+    bot: Annotated[
+        str, typer.Option("--bot", help=f"Which bot: {', '.join(bot_names())}.", show_default=True)
+    ] = DEFAULT_BOT,
 ) -> None:
-    """Seat the built-in bot: before each turn is adjudicated it files its powers' orders,
-    from each power's own latest report only."""
+    """Seat a bot: before each turn is adjudicated it files its powers' orders, from each
+    power's own reports only."""
     with errors():
         with _changing(game) as table:
-            table.seat_bots(_master(table), powers or None)
+            table.seat_bots(_master(table), powers or None, bot)
         Console(highlight=False).print(
-            "The bot plays " + ", ".join(seat.power for seat in table.seats if seat.bot) + "."
+            "The bot plays " + ", ".join(f"{seat.power} ({seat.bot_name})" for seat in table.seats if seat.bot) + "."
         )
 
 
@@ -317,7 +320,7 @@ def adjudicate(
     with errors():
         with _changing(game) as table:
             played = table.adjudicate(
-                _master(table), turn=None, moment=_now(), bots=bot_lines, rng=random.SystemRandom()
+                _master(table), turn=None, moment=_now(), bots=bot_named, rng=random.SystemRandom()
             )
         record = table.game
         turn = record.record.history[-1]

@@ -34,6 +34,7 @@ from fogdip.cli.common import (
 from fogdip.cli.gm import gm_app
 from fogdip.cli.maps import map_command
 from fogdip.cli.serve import db_app, serve
+from fogdip.cli.tournament import tournament
 from fogdip.documents import (
     COMPLETED,
     document_from_state,
@@ -431,6 +432,7 @@ app.add_typer(gm_app, name="gm")
 app.command(name="map")(map_command)
 app.command(name="serve")(serve)
 app.add_typer(db_app, name="db")
+app.command(name="tournament")(tournament)
 
 
 @app.command()

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from fogdip.bots.base import DEFAULT_BOT, bot_names
 from fogdip.variants import PRESETS
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -110,6 +111,10 @@ class SeatOut(BaseModel):
         description="someone (or the bot) plays it; not told to players of a gunboat game, but of their own seat"
     )
     bot: bool = Field(description="the built-in bot plays it (not shown to players in gunboat games)")
+    bot_name: str | None = Field(
+        default=None,
+        description="which bot plays it, where the seat is shown to be the bot's (random, heuristic, search)",
+    )
     yours: bool
     ready: bool | None = Field(default=None, description="whether your orders are marked ready (your seat only)")
     draw: bool | None = Field(default=None, description="whether you vote for a draw (your seat only)")
@@ -153,12 +158,17 @@ class GameOut(BaseModel):
     outcome: OutcomeOut | None = Field(default=None, description="how the game ended, once it has")
 
 
+#: What a bot seat's ``bot`` field says.
+_BOT = f"which bot plays: one of {', '.join(bot_names())} (default {DEFAULT_BOT})"
+
+
 class BotGameIn(BaseModel):
     preset: str = Field(description=f"one of: {', '.join(sorted(PRESETS))}")
     options: dict[str, Any] = Field(
         default_factory=dict, description="option overrides, as 'fogdip variants' lists them"
     )
     power: str | None = Field(default=None, description="the power you play; none: a random one")
+    bot: str = Field(default=DEFAULT_BOT, max_length=32, description=_BOT)
 
 
 class ExtendIn(BaseModel):
@@ -202,6 +212,7 @@ class SwapIn(BaseModel):
 
 class BotsIn(BaseModel):
     powers: list[str] | None = Field(default=None, description="the powers for the bot; none: every free seat")
+    bot: str = Field(default=DEFAULT_BOT, max_length=32, description=_BOT)
 
 
 class OrdersIn(BaseModel):

@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
+from fogdip.bots.base import DEFAULT_BOT
 from fogdip.codec.errors import CodecError
 from fogdip.codec.migrations import schema_1_to_2, schema_2_to_3
 from fogdip.codec.observations import knowledge_from_json, knowledge_to_json, observation_from_json, observation_to_json
@@ -100,6 +101,8 @@ class SeatJSON(BaseModel):
     power: str
     player: str | None = None
     bot: bool = False
+    #: Which bot plays it, when the bot does (a file of an earlier fogdip: the default bot).
+    bot_name: str = DEFAULT_BOT
     ready: bool = False
     draw: bool = False
     read: int = Field(default=0, ge=0)

@@ -44,6 +44,8 @@ class SeatShown:
     yours: bool
     ready: bool | None
     draw: bool | None
+    #: Which bot, where the seat is shown to be the bot's.
+    bot_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ def page_of(table: Table, member: Member) -> Page:
             power=seat.power,
             taken=seat.taken if bots_shown or seat.power == member.power else None,
             bot=seat.bot and (bots_shown or seat.power == member.power),
+            bot_name=seat.bot_name if seat.bot and (bots_shown or seat.power == member.power) else None,
             yours=seat.power == member.power,
             ready=seat.ready if seat.power == member.power else None,
             draw=seat.draw if seat.power == member.power else None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fogdip.bots.base import DEFAULT_BOT
 from fogdip.game.settings import Role
 
 #: How an observer's stream is known among the listeners of a game: never the name of a
@@ -37,7 +38,8 @@ class Actor:
 class Seat:
     """A power of a game and who plays it (an account, the bot, or nobody yet), with its
     ready mark, its draw vote, and how many of its messages it has read. (What it filed for
-    the next turn is the game's: :attr:`fogdip.game.service.Game.filed`.)"""
+    the next turn is the game's: :attr:`fogdip.game.service.Game.filed`.) ``bot_name`` is
+    which bot plays it when the bot does (:func:`fogdip.bots.base.bot_named`)."""
 
     power: str
     player: str | None = None
@@ -45,6 +47,7 @@ class Seat:
     ready: bool = False
     draw: bool = False
     read: int = 0
+    bot_name: str = DEFAULT_BOT
 
     @property
     def taken(self) -> bool:

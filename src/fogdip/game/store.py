@@ -81,7 +81,15 @@ def table_json(table: Table, messages: Iterable[Message] = ()) -> TableJSON:
         invite=table.invite,
         master=table.master,
         seats=[
-            SeatJSON(power=s.power, player=s.player, bot=s.bot, ready=s.ready, draw=s.draw, read=s.read)
+            SeatJSON(
+                power=s.power,
+                player=s.player,
+                bot=s.bot,
+                bot_name=s.bot_name,
+                ready=s.ready,
+                draw=s.draw,
+                read=s.read,
+            )
             for s in table.seats
         ],
         watching=sorted(table.watching),
@@ -114,7 +122,7 @@ def table_of(table_id: str, game: Game, part: TableJSON | None) -> tuple[Table, 
     settings = TableSettings.stored(words)
     by_power = {seat.power: seat for seat in part.seats}
     seats = [
-        Seat(power, known.player, known.bot, known.ready, known.draw, known.read)
+        Seat(power, known.player, known.bot, known.ready, known.draw, known.read, known.bot_name)
         if (known := by_power.get(power)) is not None
         else Seat(power)
         for power in game.powers

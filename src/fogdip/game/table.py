@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fogdip.bots.base import DEFAULT_BOT, Bot, BotInput, bot_names
 from fogdip.engine.errors import FogdipError
-from fogdip.fog.observation import Observation
 from fogdip.game.clock import Clock
 from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, TableEvent, VotesCast
 from fogdip.game.press import Message, address
@@ -41,12 +41,20 @@ from fogdip.game.seats import NOBODY, Actor, Member, Seat
 from fogdip.game.service import Game
 from fogdip.game.settings import ObserverView, PressMode, PressRange, Role, Status, TableSettings, power_named
 from fogdip.game.summary import Summary
-from fogdip.variants import PRESETS, Variant
+from fogdip.variants import PRESETS
 from fogdip.variants.filing import LineCheck
 
-#: A bot: its power's order lines for the next turn, from its variant and its latest report
-#: only, drawing on the generator given.
-BotPlayer = Callable[[Variant, Observation, random.Random], list[str]]
+#: The bots, by name (:func:`fogdip.bots.base.bot_named`): each seat's plays its power from
+#: what that power is told only (:class:`~fogdip.bots.base.BotInput`).
+BotPlayer = Callable[[str], Bot]
+
+
+def known_bot(name: str) -> str:
+    """The bot's name as the registry knows it; a refusal naming the bots for any other."""
+    wanted = name.strip().lower()
+    if wanted not in bot_names():
+        raise Refusal.bad_request(f"there is no bot named {name!r}: name one of {', '.join(bot_names())}")
+    return wanted
 
 
 def membership(
@@ -148,17 +156,20 @@ class Table:
         moment: datetime,
         invite: str | None = None,
         rng: random.Random | None = None,
+        bot: str = DEFAULT_BOT,
     ) -> Table:
         """A game against the bot, set up and started at once by its one player: it plays
-        ``power`` (or one at random), the bot every other. Nothing is hidden from that player
-        by who plays what: there the bot is ready at once and goes with its vote."""
+        ``power`` (or one at random), the bot named ``bot`` every other. Nothing is hidden from
+        that player by who plays what: there the bot is ready at once and goes with its vote."""
         if player.account is None:
             raise Refusal.forbidden("sign in to play")
+        bot = known_bot(bot)
         table = cls.new(table_id, game, settings, master=player.account, invite=invite)
         seat = (rng or random.SystemRandom()).choice(table.seats) if power is None else table.seat(power)
         seat.player = player.account
         for other in table.seats:
             other.bot = other is not seat
+            other.bot_name = bot
         table.status = Status.ACTIVE
         table.clock = table.clock.schedule(settings.deadline_for(table.turn), moment)
         return table
@@ -317,9 +328,11 @@ class Table:
         self.watching.add(actor.account)
         return Member(Role.OBSERVER)
 
-    def seat_bots(self, actor: Actor, powers: Iterable[str] | None = None) -> None:
-        """Seat the bot on free powers (``None``: every free one)."""
+    def seat_bots(self, actor: Actor, powers: Iterable[str] | None = None, bot: str = DEFAULT_BOT) -> None:
+        """Seat the bot named ``bot`` on free powers (``None``: every free one); a seat the
+        bot holds already gets the bot named."""
         self.master_only(actor)
+        bot = known_bot(bot)
         if self.status is Status.FINISHED:
             raise Refusal.conflict("the game is over")
         names = [seat.power for seat in self.seats]
@@ -332,6 +345,7 @@ class Table:
         for seat in self.seats:
             if seat.player is None and (wanted is None or seat.power in wanted):
                 seat.bot = True
+                seat.bot_name = bot
 
     def swap(self, actor: Actor, first: str, second: str) -> None:
         """Swap two seats' players (or the bot) before the start: powers drawn as the game
@@ -347,6 +361,7 @@ class Table:
             )
         one.player, other.player = other.player, one.player
         one.bot, other.bot = other.bot, one.bot
+        one.bot_name, other.bot_name = other.bot_name, one.bot_name
         one.read, other.read = other.read, one.read
         for seat in (one, other):
             seat.ready = seat.draw = False
@@ -494,7 +509,8 @@ class Table:
                 if seat.bot and seat.power not in game.record.filed:
                     # Never seeded from anything a player knows (the game, the turn, the power):
                     # its orders could be foretold, and in gunboat its seat told from a person's.
-                    lines = bots(game.variant, game.latest_report(seat.power), rng or random.SystemRandom())
+                    given = BotInput.of(game, seat.power)
+                    lines = bots(seat.bot_name).orders(given, rng or random.SystemRandom())
                     if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
                         game.file(seat.power, lines, partial=True)
         played = game.adjudicate()
@@ -644,4 +660,4 @@ def _verdict(check: LineCheck) -> dict[str, object]:
     return {"number": check.number, "text": check.text, "ok": check.ok, "error": check.error}
 
 
-__all__ = ["BotPlayer", "Played", "ReadyCount", "ReadyMarked", "Table", "membership"]
+__all__ = ["BotPlayer", "Played", "ReadyCount", "ReadyMarked", "Table", "known_bot", "membership"]

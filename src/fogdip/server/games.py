@@ -115,7 +115,7 @@ def observe(game_id: str, body: ObserveIn, state: Server, caller: SignedIn) -> G
 @router.post("/{game_id}/bots", response_model=GameOut, summary="Seat the built-in bot (game master)")
 def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> GameOut:
     with changing(state, caller, game_id) as (_store, table):
-        table.seat_bots(actor(caller), body.powers)
+        table.seat_bots(actor(caller), body.powers, body.bot)
         return game_out(page(table, actor(caller)))
 
 
@@ -237,6 +237,7 @@ def against_bots(body: BotGameIn, state: Server, caller: SignedIn) -> GameOut:
         moment=now(),
         invite=made.invite,
         rng=random.SystemRandom(),
+        bot=body.bot,
     )
     keep(state, table)
     return game_out(page(table, actor(caller)))

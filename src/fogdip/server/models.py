@@ -25,6 +25,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
+from fogdip.bots.base import DEFAULT_BOT
+
 #: A JSON document: JSONB on PostgreSQL, text on SQLite. Read as values where they are needed,
 #: or cast to text to be sent on as stored (a power's reports).
 Document: TypeEngine[Any] = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
@@ -157,6 +159,8 @@ class Seat(Base):
     power: Mapped[str] = mapped_column(String(24))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Which bot plays it when the bot does (``fogdip.bots.base.bot_named``).
+    bot_name: Mapped[str] = mapped_column(String(32), default=DEFAULT_BOT, server_default=DEFAULT_BOT)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     #: How many of the messages this seat may read it has read.
     read: Mapped[int] = mapped_column(Integer, default=0)

@@ -402,7 +402,9 @@ class SqlStore:
             Status(row.status),
             str(row.master_id),
             [
-                TableSeat(s.power, None if s.user_id is None else str(s.user_id), s.bot, s.ready, s.draw, s.read)
+                TableSeat(
+                    s.power, None if s.user_id is None else str(s.user_id), s.bot, s.ready, s.draw, s.read, s.bot_name
+                )
                 for s in seats
             ],
             row.invite,
@@ -467,6 +469,7 @@ class SqlStore:
                 power=s.power,
                 user_id=_account(s.player),
                 bot=s.bot,
+                bot_name=s.bot_name,
                 ready=s.ready,
                 draw=s.draw,
                 read=s.read,
@@ -548,6 +551,7 @@ class SqlStore:
             seat = by_power[row.power]
             row.user_id = _account(seat.player)
             row.bot, row.ready, row.draw, row.read = seat.bot, seat.ready, seat.draw, seat.read
+            row.bot_name = seat.bot_name
             if row.power in changed or not isinstance(filed, _FiledOnSeats):
                 lines = filed.get(row.power)
                 row.filed = None if lines is None else json.dumps(filed_texts(lines))

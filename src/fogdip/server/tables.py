@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from fogdip.bots.seen_bot import bot_lines
+from fogdip.bots.base import bot_named
 from fogdip.codec.api import GameOut, OutcomeOut, ReadyCount, SeatOut
 from fogdip.game import Actor, Table
 from fogdip.game.pages import Page
@@ -48,7 +48,7 @@ def reading(state: ServerState, caller: Caller | None, game_id: str) -> Iterator
 def bots() -> tuple[BotPlayer, random.Random]:
     """The bot seats' player and its randomness: the operating system's, never a seed of what a
     player knows (the game, the turn, the power), or its orders could be foretold."""
-    return bot_lines, random.SystemRandom()
+    return bot_named, random.SystemRandom()
 
 
 def game_out(page: Page) -> GameOut:
@@ -63,7 +63,15 @@ def game_out(page: Page) -> GameOut:
         status=page.status.value,
         turn=page.turn,
         seats=[
-            SeatOut(power=s.power, taken=s.taken, bot=s.bot, yours=s.yours, ready=s.ready, draw=s.draw)
+            SeatOut(
+                power=s.power,
+                taken=s.taken,
+                bot=s.bot,
+                bot_name=s.bot_name,
+                yours=s.yours,
+                ready=s.ready,
+                draw=s.draw,
+            )
             for s in page.seats
         ],
         role=page.role.value,
