@@ -36,6 +36,9 @@ from fogdip.variants.lines import Condition, Movement, Negation
 
 #: Retreat guesses filed per unit that may be dislodged.
 _GUESSES = 2
+#: Foreign units believed next to a unit for it to be at risk (a unit seen counts 1), and
+#: believed in a place for it to be no place to retreat to.
+_AT_RISK = 0.5
 
 
 @dataclass(frozen=True)
@@ -65,27 +68,39 @@ def retreat_guesses(
     worth: Mapping[str, float],
     rng: random.Random,
 ) -> list[Retreat]:
-    """Guesses for each own unit that may be dislodged, best first."""
+    """Guesses for each own unit that may be dislodged (a foreign unit is believed next to
+    it), best first: the tactics' own retreat for it, as if the units at risk were all
+    dislodged now, then the places no unit is believed in by worth."""
     board, state = picture.state.board, picture.state
     taken = {board.province_of(move.target) for move in unit_moves(orders).values()}
-    out: list[Retreat] = []
+    places: dict[str, list[str]] = {}
     for unit in _own(picture):
-        if foreign_near(picture, unit.province) <= 0:
+        if foreign_near(picture, unit.province) < _AT_RISK:
             continue
-        places = [
+        free = [
             target
             for target in sorted(board.targets(unit.kind, unit.location))
             if (province := board.province_of(target)) not in state.units
             and province not in taken
-            and not picture.presence.get(province)
+            and sum(picture.presence.get(province, {}).values()) < _AT_RISK
         ]
-        if not places:
-            continue
-        # The tactics' own retreat for the unit, as if it were dislodged now, comes first.
-        alone = Picture(picture.power, state, {unit.province: unit}, picture.presence)
-        chosen = [o.target for o in tactics.retreats(alone, rng) if isinstance(o, Retreat) and o.target in places]
-        ranked = chosen + sorted(
-            (p for p in places if p not in chosen), key=lambda p: (-worth.get(board.province_of(p), 0.0), p)
+        if free:
+            places[unit.province] = free
+    if not places:
+        return []
+    at_risk = {province: unit for province, unit in state.units.items() if province in places}
+    # One question to the tactics for all the units at risk: cheaper, and their first
+    # guesses do not all crowd into one place.
+    chosen = {
+        order.unit.province: order.target
+        for order in tactics.retreats(Picture(picture.power, state, at_risk, picture.presence), rng)
+        if isinstance(order, Retreat) and order.target in places.get(order.unit.province, ())
+    }
+    out: list[Retreat] = []
+    for province, unit in sorted(at_risk.items()):
+        first = [chosen[province]] if province in chosen else []
+        ranked = first + sorted(
+            (p for p in places[province] if p not in first), key=lambda p: (-worth.get(board.province_of(p), 0.0), p)
         )
         ref = UnitRef(unit.kind, unit.location)
         out.extend(Retreat(ref, target) for target in ranked[:_GUESSES])
@@ -111,15 +126,15 @@ def adjustments_ahead(
         if (target := board.province_of(move.target)) in supply_centers and state.centers.get(target) != power
     ]
     kept = {unit.province for unit in own if unit.province not in moves}
-    at_risk = [c for c in centers if c not in kept and foreign_near(picture, c) > 0]
+    at_risk = [c for c in centers if c not in kept and foreign_near(picture, c) >= _AT_RISK]
     out: list[AheadOrder] = []
     # Builds: those already due (centres left unbuilt), then one per gain, each conditional.
     allowed = centers if any_owned_center else [c for c in state.homes.get(power, ()) if c in centers]
     free = [c for c in allowed if c not in state.units] + [c for c in allowed if c in moves]
     already = max(0, len(centers) - len(own))
-    builds = [
-        order for order in tactics.adjustments(picture, already + len(gains), free, rng) if isinstance(order, Build)
-    ]
+    wanted = already + len(gains)
+    chosen = tactics.adjustments(picture, wanted, free, rng) if wanted and free else []
+    builds = [order for order in chosen if isinstance(order, Build)]
     out.extend(builds[:already])
     for move, build in zip(gains, builds[already:], strict=False):
         out.append(Conditional((Movement(move.unit, move.target),), build))
