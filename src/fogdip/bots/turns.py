@@ -150,7 +150,10 @@ def _within_bars(given: BotInput, picture: Picture, retreats: Sequence[Order], t
         if not isinstance(order, Retreat) or board.province_of(order.target) not in barred:
             out.append(order)
             continue
-        unit = picture.dislodged[order.unit.province]
+        unit = picture.dislodged.get(order.unit.province)
+        if unit is None:  # not a unit the picture knows to be dislodged: left to the game
+            out.append(order)
+            continue
         worth = worth or worth_of(picture, tactics, captures_now=captures_now(given, picture))
         places = [
             target
@@ -181,6 +184,8 @@ def _surplus_disbanded(picture: Picture, retreats: Sequence[Order], *, any_owned
     homes = held if any_owned_center else [c for c in state.homes.get(picture.power, ()) if c in held]
     free_sites = [c for c in homes if c not in state.units]
     near_home = board.distances_from(tuple(homes)) if homes else {}
+    # A retreat into a centre the power does not hold takes it after a Fall: never given up.
+    gains = frozenset(board.supply_centers) - set(held)
     out: list[Order] = []
     for order in retreats:
         if isinstance(order, Retreat) and surplus > 0:
@@ -192,6 +197,7 @@ def _surplus_disbanded(picture: Picture, retreats: Sequence[Order], *, any_owned
             and free_sites
             and units <= centers
             and near_home.get(board.province_of(order.target), 99) >= _FAR_FROM_HOME
+            and board.province_of(order.target) not in gains
         ):
             out.append(Disband(order.unit))
             free_sites.pop()
@@ -239,4 +245,13 @@ def _own_due(given: BotInput) -> tuple[int, tuple[str, ...]]:
     return due, sites
 
 
-__all__ = ["PictureFn", "PlannedOrder", "adjustment_due", "expected_centers", "plan", "plan_orders"]
+__all__ = [
+    "PictureFn",
+    "PlannedOrder",
+    "adjustment_due",
+    "captures_now",
+    "expected_centers",
+    "plan",
+    "plan_orders",
+    "retreat_bars",
+]
