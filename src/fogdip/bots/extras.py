@@ -19,11 +19,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from fogdip.bots.base import BotInput
 from fogdip.bots.picture import Picture
-from fogdip.engine.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from fogdip.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from fogdip.engine.units import Unit
 from fogdip.fog.masked import OrderKind
 from fogdip.fog.observation import Observation
@@ -32,6 +32,8 @@ from fogdip.variants.espionage import DisbandNow, Espionage, ExtraOrder, Peek
 #: An order a movement phase may carry: the engine's, or a variant's extra one.
 MovementOrder = Order | ExtraOrder
 
+#: How much more than where it stands a convoyed army's landing must be worth.
+_CONVOY_GAIN = 0.3
 #: Espionage orders a power gives in one season at most when the allowance is unlimited.
 _UNLIMITED_SPIES = 2
 #: How much a foreign unit believed next to the spy counts, against a centre of that power
@@ -89,6 +91,71 @@ def add_extras(
         peek = _peek(given, picture, worth, rng)
         if peek is not None:
             out.append(peek)
+    return out
+
+
+def add_convoys(
+    picture: Picture, orders: Sequence[MovementOrder], worth_fn: Callable[[], Mapping[str, float]]
+) -> list[MovementOrder]:
+    """``orders`` with idle pairs put to work: an army the tactics left holding (or supporting
+    a hold) on a coast, beside a fleet at sea that the tactics left holding, supporting a hold
+    or only repositioning (a move to a province that is no centre, that no other unit
+    supports), is convoyed to the most valuable coastal province that fleet reaches and the
+    army cannot reach by land, where that is worth clearly more than where the army stands
+    (a unit supported to hold stays). ``worth_fn`` is called only if there is such a pair.
+
+    >>> from fogdip.engine.map import standard_map
+    >>> from fogdip.engine.state import GameState
+    >>> from fogdip.engine.units import Phase, Unit
+    >>> state = GameState.initial().with_changes(
+    ...     phase=Phase("S", 1901, "M"), units={"YOR": Unit("ENGLAND", "A", "YOR"), "NTH": Unit("ENGLAND", "F", "NTH")}
+    ... )
+    >>> holds = [Hold(UnitRef("A", "YOR")), Move(UnitRef("F", "NTH"), "SKA")]
+    >>> worth = {"YOR": 0.1, "NWY": 1.0, "BEL": 0.9}
+    >>> [str(o) for o in add_convoys(Picture("ENGLAND", state), holds, lambda: worth)]
+    ['A YOR - NWY VIA', 'F NTH C A YOR - NWY']
+    """
+    board, state = picture.state.board, picture.state
+    relied_on = _referenced(orders)
+    centers = frozenset(board.supply_centers)
+    idle: set[str] = set()
+    for order in orders:
+        if isinstance(order, (Hold, SupportHold)) or (
+            isinstance(order, Move) and order.unit.kind == "F" and board.province_of(order.target) not in centers
+        ):
+            idle.add(order.unit.province)
+    own = [unit for unit in _own(picture) if unit.province in idle and unit.province not in relied_on]
+    fleets = [unit for unit in own if unit.kind == "F" and unit.province in board.sea_provinces]
+    armies = [unit for unit in own if unit.kind == "A"]
+    if not fleets or not armies:
+        return list(orders)
+    bound = {board.province_of(move.target) for move in unit_moves(orders).values()}
+    worth = worth_fn()
+    out = list(orders)
+    for army in armies:
+        for fleet in fleets:
+            shore = board.reachable_provinces("F", fleet.location)
+            # A fleet another own unit is moving in behind must leave: it is not idle.
+            if army.province not in shore or fleet.province in bound:
+                continue
+            landings = [
+                province
+                for province in sorted(shore)
+                if province != army.province
+                and board.can_hold("A", province)
+                and province not in board.army_targets(army.location)
+                and province not in state.units
+                and province not in bound
+            ]
+            best = max(landings, key=lambda p: (worth.get(p, 0.0), p), default=None)
+            if best is None or worth.get(best, 0.0) < worth.get(army.province, 0.0) + _CONVOY_GAIN:
+                continue
+            army_ref = UnitRef("A", army.location)
+            out = _replace(out, army.province, Move(army_ref, best, via_convoy=True))
+            out = _replace(out, fleet.province, Convoy(UnitRef("F", fleet.location), army_ref, best))
+            fleets.remove(fleet)
+            bound.add(best)
+            break
     return out
 
 
@@ -265,4 +332,4 @@ def unit_moves(orders: Sequence[MovementOrder]) -> dict[str, Move]:
     return {order.unit.province: order for order in orders if isinstance(order, Move)}
 
 
-__all__ = ["MovementOrder", "add_extras", "espionage_used", "foreign_near", "report_year", "unit_moves"]
+__all__ = ["MovementOrder", "add_convoys", "add_extras", "espionage_used", "foreign_near", "report_year", "unit_moves"]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from fogdip.bots.ahead import AheadOrder, adjustments_ahead, retreat_guesses
 from fogdip.bots.base import SETUP, BotInput
-from fogdip.bots.extras import MovementOrder, add_extras
+from fogdip.bots.extras import MovementOrder, add_convoys, add_extras
 from fogdip.bots.picture import Picture
 from fogdip.bots.setups import choose_setup, worth_of
 from fogdip.bots.tactics import Tactics
@@ -99,6 +99,9 @@ def _movement(
 ) -> list[MovementOrder]:
     """One movement's orders, with the extra orders the variant allows where they pay."""
     orders: list[MovementOrder] = list(tactics.movement(picture, rng))
+    orders = add_convoys(
+        picture, orders, lambda: worth or worth_of(picture, tactics, captures_now=captures_now(given, picture))
+    )
     if not _has_extras(given):
         return orders
     last_chance = picture.state.phase.season == "F"
