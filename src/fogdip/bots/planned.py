@@ -1,6 +1,8 @@
 """A bot made of a :class:`~fogdip.bots.tactics.Tactics` and a way to picture the board,
 played through the turn planner (:mod:`fogdip.bots.turns`) so that it files every phase of
-every preset as a player would.
+every preset as a player would. ``PlannedBot("random", RandomTactics(), picture_of)`` is the
+random baseline that plays every phase; a stronger bot brings its own tactics and picture
+(its belief over what it cannot see).
 
 >>> import random
 >>> from fogdip.game import Game

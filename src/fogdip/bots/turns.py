@@ -4,6 +4,25 @@
 covers (``given.kinds``) and writes the lines the variant wants. Lines are engine orders (or
 typed placements) until the very end, where they are written with ``str``.
 
+- ``("setup",)``: :mod:`fogdip.bots.setups` (deadman's free setup, the 1898 start);
+- ``("M",)``: the tactics' moves, an idle army and fleet put to a convoy where it pays, and
+  the variant's extra orders (:mod:`fogdip.bots.extras`);
+- ``("R",)``: the tactics' retreats, kept off the places the report rules out (the attack's
+  origin where told, stand-offs seen), a dislodged unit disbanded where a removal is owed
+  anyway or, after a Fall, where it would retreat far from home and can be built again;
+- ``("A",)``: the tactics' builds or removals, as many as the report's ``adjustments``
+  notice says are due, on the sites it names;
+- sighting's ``("M", "R")``/``("M", "R", "A")``: the movement, then retreat guesses and the
+  Winter's builds and removals filed ahead, conditional on the power's own moves
+  (:mod:`fogdip.bots.ahead`);
+- deadman's ``("A", "M")``: the Winter's adjustments, then the Spring's movement for every
+  unit the power will have, those just built included (the preset allows ordering them).
+
+Readings chosen: the Spring's espionage allowance is the Spring's year's; an espionage is
+given by a unit the tactics left holding, except on the year's last movement, where a unit
+only supporting may spy instead; a centre entered in a season that does not capture it
+counts a little less than in one that does.
+
 >>> import random
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
@@ -110,11 +129,13 @@ def _movement(
 
 def expected_centers(picture: Picture) -> int:
     """How many centres the power will hold once the season is over: those it holds and
-    those its units stand in, less its own that a foreign unit stands in."""
+    those its units stand in, less its own that a foreign unit stands in (seen, or known to
+    be there: the one that dislodged its unit, blind as the game may be)."""
     state, power = picture.state, picture.power
     held = {center for center, owner in state.centers.items() if owner == power}
     standing = {unit.province for unit in state.units_of(power)} & set(state.board.supply_centers)
     occupied = {p for p, unit in state.units.items() if unit.power != power and p in held}
+    occupied |= held & set(picture.dislodged)
     return len((held | standing) - occupied)
 
 
