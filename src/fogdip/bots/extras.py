@@ -98,11 +98,11 @@ def add_convoys(
     picture: Picture, orders: Sequence[MovementOrder], worth_fn: Callable[[], Mapping[str, float]]
 ) -> list[MovementOrder]:
     """``orders`` with idle pairs put to work: an army the tactics left holding (or supporting
-    a hold) on a coast, beside a fleet at sea that the tactics left holding, supporting a hold
+    a hold, or moving by land somewhere worth less) on a coast, beside a fleet at sea that the tactics left holding, supporting a hold
     or only repositioning (a move to a province that is no centre, that no other unit
     supports), is convoyed to the most valuable coastal province that fleet reaches and the
     army cannot reach by land, where that is worth clearly more than where the army stands
-    (a unit supported to hold stays). ``worth_fn`` is called only if there is such a pair.
+    or was going (a unit another order relies on stays). ``worth_fn`` is called only if there is such a pair.
 
     >>> from fogdip.engine.map import standard_map
     >>> from fogdip.engine.state import GameState
@@ -119,11 +119,16 @@ def add_convoys(
     relied_on = _referenced(orders)
     centers = frozenset(board.supply_centers)
     idle: set[str] = set()
+    #: Where each army would be at the end of the tactics' own order: what a landing must beat.
+    aim: dict[str, str] = {}
     for order in orders:
         if isinstance(order, (Hold, SupportHold)) or (
             isinstance(order, Move) and order.unit.kind == "F" and board.province_of(order.target) not in centers
         ):
             idle.add(order.unit.province)
+        if isinstance(order, Move) and order.unit.kind == "A" and not order.via_convoy:
+            idle.add(order.unit.province)
+            aim[order.unit.province] = board.province_of(order.target)
     own = [unit for unit in _own(picture) if unit.province in idle and unit.province not in relied_on]
     fleets = [unit for unit in own if unit.kind == "F" and unit.province in board.sea_provinces]
     armies = [unit for unit in own if unit.kind == "A"]
@@ -148,7 +153,8 @@ def add_convoys(
                 and province not in bound
             ]
             best = max(landings, key=lambda p: (worth.get(p, 0.0), p), default=None)
-            if best is None or worth.get(best, 0.0) < worth.get(army.province, 0.0) + _CONVOY_GAIN:
+            stay = max(worth.get(army.province, 0.0), worth.get(aim.get(army.province, army.province), 0.0))
+            if best is None or worth.get(best, 0.0) < stay + _CONVOY_GAIN:
                 continue
             army_ref = UnitRef("A", army.location)
             out = _replace(out, army.province, Move(army_ref, best, via_convoy=True))
