@@ -15,6 +15,8 @@ import random
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fogdip.bots.base import SETUP, BotInput
 from fogdip.bots.extras import espionage_used
@@ -252,3 +254,22 @@ def test_a_foreign_centre_is_worth_more_in_a_spring_that_captures_it() -> None:
     }
     assert spring["diplomyopia"]["BEL"] > spring["standard"]["BEL"]
     assert spring["diplomyopia"]["PAR"] == spring["standard"]["PAR"]  # its own: no change
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32 - 1))
+def test_any_seed_files_only_accepted_lines_and_orders_every_unit(preset: str, seed: int) -> None:
+    bot = PlannedBot("planned-random", RandomTactics(), picture_of)
+    game, rng = Game.create(preset), random.Random(seed)
+    while not game.position.completed and int(game.turn[1:5]) <= 1902:
+        for power in game.still_in():
+            given = BotInput.of(game, power)
+            lines = bot.orders(given, rng)
+            assert [(v.text, v.error) for v in game.screen(power, lines) if v.error] == [], (game.turn, power)
+            unbuildable = 0
+            if given.kinds[:1] == ("A",):
+                due, sites = adjustment_due(given)
+                unbuildable = max(due - len(sites), 0)
+            assert game.unordered(power, lines) <= unbuildable, (game.turn, power, lines)
+            game.file(power, lines)
+        game.adjudicate()

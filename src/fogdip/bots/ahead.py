@@ -138,9 +138,11 @@ def adjustments_ahead(
     out.extend(builds[:already])
     for move, build in zip(gains, builds[already:], strict=False):
         out.append(Conditional((Movement(move.unit, move.target),), build))
-    if at_risk and own:
-        removals = [order for order in tactics.adjustments(picture, -1, (), rng) if isinstance(order, Disband)]
-        for removal in removals[:1]:
+    # Removals: those already owed (more units than centres), and one more if a centre may be lost.
+    owed = max(len(own) - len(centers), 0) + (1 if at_risk else 0)
+    if owed and own:
+        removals = [order for order in tactics.adjustments(picture, -owed, (), rng) if isinstance(order, Disband)]
+        for removal in removals[:owed]:
             out.extend(_removal_where_it_stands(removal.unit, moves.get(removal.unit.province)))
     return out
 
