@@ -6,9 +6,14 @@
   the power's own reports.
 - **Peek-a-sneak** (``PAS NTH``): free news, so one every season it is allowed (from
   ``peek_from_year``), on the most valuable province next to its own units that it cannot see.
-- **Disband in movement** (``A MUN DB``): rarely: a unit that is hopelessly surrounded (at
-  least two foreign units believed around it, no own unit that could support it, no place
-  to go) is disbanded rather than left to be destroyed.
+- **Disband in movement** (``A MUN DB``): rarely: a unit off its own centres with no own unit
+  that could support it is disbanded rather than left to be destroyed when it is hopelessly
+  pressed (evidence of two foreign units around it: the belief, an espionage against the
+  power that found it, its own move failing; and at most one way out) or stranded (two or
+  more spaces from every own centre, and pressed at all).
+
+Beside them, a **convoy** where the tactics left an army and a fleet at sea with nothing
+better to do (:func:`add_convoys`): a player's order the tactics may not think of.
 
 >>> from fogdip.engine.map import standard_map
 >>> from fogdip.engine.orders import Hold
