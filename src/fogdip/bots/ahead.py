@@ -61,16 +61,11 @@ def _own(picture: Picture) -> list[Unit]:
     return sorted(picture.state.units_of(picture.power), key=lambda unit: unit.province)
 
 
-def retreat_guesses(
-    picture: Picture,
-    orders: Sequence[MovementOrder],
-    tactics: Tactics,
-    worth: Mapping[str, float],
-    rng: random.Random,
-) -> list[Retreat]:
+def retreat_guesses(picture: Picture, orders: Sequence[MovementOrder], worth: Mapping[str, float]) -> list[Retreat]:
     """Guesses for each own unit that may be dislodged (a foreign unit is believed next to
-    it), best first: the tactics' own retreat for it, as if the units at risk were all
-    dislodged now, then the places no unit is believed in by worth."""
+    it): the places no unit is believed in and no own unit is moving to, best first by worth
+    (the tactics' values: asking the tactics for a retreat of each unit at risk would cost a
+    whole evaluation more, for the same ranking)."""
     board, state = picture.state.board, picture.state
     taken = {board.province_of(move.target) for move in unit_moves(orders).values()}
     places: dict[str, list[str]] = {}
@@ -86,22 +81,10 @@ def retreat_guesses(
         ]
         if free:
             places[unit.province] = free
-    if not places:
-        return []
-    at_risk = {province: unit for province, unit in state.units.items() if province in places}
-    # One question to the tactics for all the units at risk: cheaper, and their first
-    # guesses do not all crowd into one place.
-    chosen = {
-        order.unit.province: order.target
-        for order in tactics.retreats(Picture(picture.power, state, at_risk, picture.presence), rng)
-        if isinstance(order, Retreat) and order.target in places.get(order.unit.province, ())
-    }
     out: list[Retreat] = []
-    for province, unit in sorted(at_risk.items()):
-        first = [chosen[province]] if province in chosen else []
-        ranked = first + sorted(
-            (p for p in places[province] if p not in first), key=lambda p: (-worth.get(board.province_of(p), 0.0), p)
-        )
+    for province, free in sorted(places.items()):
+        unit = state.units[province]
+        ranked = sorted(free, key=lambda p: (-worth.get(board.province_of(p), 0.0), p))
         ref = UnitRef(unit.kind, unit.location)
         out.extend(Retreat(ref, target) for target in ranked[:_GUESSES])
     return out

@@ -87,7 +87,7 @@ def plan_orders(given: BotInput, tactics: Tactics, picture_fn: PictureFn, rng: r
     moves = _movement(given, picture, tactics, worth, rng)
     out.extend(moves)
     if "R" in kinds[1:]:
-        out.extend(retreat_guesses(picture, moves, tactics, worth, rng))
+        out.extend(retreat_guesses(picture, moves, worth))
     if "A" in kinds[1:]:
         any_owned = given.variant.options.build_in_any_owned_center
         out.extend(adjustments_ahead(picture, moves, tactics, any_owned, rng))
