@@ -1,0 +1,169 @@
+"""How long each bot takes to choose one power's orders, over positions from played games.
+
+    python bench/bots.py [--quick] [--games N] [--seed N] [--bots random,search]
+
+The positions are every movement turn of a few seeded games of ``standard`` and
+``fog-of-war`` played by the judge-side random player (:mod:`fogdip.bots.variant_bot`), each
+as every power still in sees it (its :class:`~fogdip.bots.base.BotInput`), with the game's
+shipped test data if any. Each bot is timed on each of them: from the input to the order
+lines, the picture built from the reports included. The table gives the median, 95th
+percentile and maximum in milliseconds, and orders (lines) a second. MILA's ``diplomacy``
+random player is timed beside them, on positions of its own seeded random games: each power
+asks for its possible orders and picks one per orderable location, as its random player does.
+
+Targets (issue 22): ``heuristic`` at most 10 ms, ``search`` at most 1 s with its defaults, on
+a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fogdip.bots.base import BotInput, bot_named
+from fogdip.bots.picture import picture_of
+from fogdip.bots.search import Search
+from fogdip.bots.tactics import Tactics
+from fogdip.bots.variant_bot import random_turn_orders
+from fogdip.game import Game
+
+#: A bot as timed here: an input and a generator to order lines.
+Chooser = Callable[[BotInput, random.Random], list[str]]
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One bot's calls: the seconds each took, and the lines it gave in all."""
+
+    name: str
+    seconds: tuple[float, ...]
+    lines: int
+
+    def row(self) -> str:
+        ms = sorted(1000 * s for s in self.seconds)
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+        rate = self.lines / sum(self.seconds) if sum(self.seconds) else float("inf")
+        return f"{self.name:12s} {len(ms):6d} {statistics.median(ms):10.2f} {p95:10.2f} {ms[-1]:10.2f} {rate:12.0f}"
+
+
+def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -> list[BotInput]:
+    """Each power's input at every movement turn of ``games`` seeded random games per preset."""
+    out: list[BotInput] = []
+    rng = random.Random(seed)
+    for preset in presets:
+        for _ in range(games):
+            game = Game.create(preset)
+            for _turn in range(max_turns):
+                if game.position.completed:
+                    break
+                for power in game.still_in():
+                    given = BotInput.of(game, power)
+                    if given.kinds and given.kinds[0] == "M" and given.own_units:
+                        out.append(given)
+                for power, lines in random_turn_orders(game.variant, game.position, rng).items():
+                    if power in game.still_in():
+                        game.file(power, lines, partial=True)
+                game.adjudicate()
+    return out
+
+
+def tactics_chooser(tactics: Tactics) -> Chooser:
+    """The movement orders of ``tactics`` as lines, from the input's picture."""
+
+    def choose(given: BotInput, rng: random.Random) -> list[str]:
+        return [str(order) for order in tactics.movement(picture_of(given), rng)]
+
+    return choose
+
+
+def choosers(names: list[str]) -> dict[str, Chooser]:
+    """The bots named: the registry's where it has them, else their tactics' movement."""
+    out: dict[str, Chooser] = {}
+    for name in names:
+        if name == "search":
+            out[name] = tactics_chooser(Search())
+            continue
+        try:
+            out[name] = bot_named(name).orders
+        except (KeyError, ValueError):
+            if name == "heuristic":
+                try:
+                    from fogdip.bots.heuristic import Heuristic  # type: ignore[import-not-found,unused-ignore]
+                except ImportError:
+                    print("heuristic: not available here, left out")
+                    continue
+                out[name] = tactics_chooser(Heuristic())
+            else:
+                raise
+    return out
+
+
+def time_bot(name: str, choose: Chooser, inputs: list[BotInput], seed: int) -> Timing:
+    rng = random.Random(seed)
+    seconds: list[float] = []
+    lines = 0
+    for given in inputs:
+        start = time.perf_counter()
+        chosen = choose(given, rng)
+        seconds.append(time.perf_counter() - start)
+        lines += len(chosen)
+    return Timing(name, tuple(seconds), lines)
+
+
+def time_mila(games: int, seed: int, max_phases: int) -> Timing | None:
+    """MILA's random player: per movement phase and power, its possible orders and a choice."""
+    try:
+        from diplomacy import Game as MilaGame
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    seconds: list[float] = []
+    lines = 0
+    for _ in range(games):
+        game = MilaGame()
+        for _phase in range(max_phases):
+            if game.is_game_done:
+                break
+            movement = game.get_current_phase().endswith("M")
+            for power in sorted(game.powers):
+                start = time.perf_counter()
+                possible = game.get_all_possible_orders()
+                orders = [
+                    rng.choice(sorted(possible[loc]))
+                    for loc in sorted(game.get_orderable_locations(power))
+                    if possible.get(loc)
+                ]
+                if movement and orders:
+                    seconds.append(time.perf_counter() - start)
+                    lines += len(orders)
+                game.set_orders(power, orders)
+            game.process()
+    return Timing("mila-random", tuple(seconds), lines) if seconds else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="one short game per preset")
+    parser.add_argument("--games", type=int, default=2, help="games per preset")
+    parser.add_argument("--turns", type=int, default=16, help="turns per game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", default="random,heuristic,search")
+    args = parser.parse_args(argv)
+    games, turns = (1, 6) if args.quick else (args.games, args.turns)
+    inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
+    print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")
+    print(f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s}")
+    for name, choose in choosers(args.bots.split(",")).items():
+        print(time_bot(name, choose, inputs, args.seed).row(), flush=True)
+    mila = time_mila(games, args.seed, 2 * turns)
+    if mila is not None:
+        print(mila.row())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
