@@ -54,6 +54,9 @@ class Weights:
     #: Own strength and foreign competition, as shares of the typical value around.
     strength: float = 0.1
     competition: float = 0.2
+    #: The pull toward the nearest centre the power does not own, per step of distance, as a
+    #: share of the typical value: units far behind the front march to it rather than hold.
+    march: float = 0.05
     #: The chance of passing over the best destination for the next, where it is nearly as good.
     alternative: float = 0.3
     #: How close "nearly as good" is, as a share of the best value.
@@ -152,13 +155,17 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
                 total[i] += weight * value
         raw[kind] = total
     typical = _typical(raw)
+    goals = frozenset(center for center in board.center_set if state.centers.get(center) != power)
     for kind, total in raw.items():
         g = graph(board.name, kind)
+        distance = _distances(g, goals)
         sites: dict[str, float] = {}
         for i, location in enumerate(g.locations):
             province = g.provinces[i]
             value = total[i] + typical * (
-                weights.strength * strength.get(province, 0.0) - weights.competition * competition.get(province, 0.0)
+                weights.strength * strength.get(province, 0.0)
+                - weights.competition * competition.get(province, 0.0)
+                - weights.march * distance[i]
             )
             sites[location] = value
             if value > province_best.get(province, float("-inf")):
@@ -171,6 +178,25 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
         for province, owners in picture.presence.items()
     }
     return Values(by_site, province_best, strength, competition, occupied)
+
+
+def _distances(g: Graph, goals: frozenset[str]) -> list[int]:
+    """Steps from each place of ``g`` to the nearest place in a province of ``goals``
+    (a place that reaches none: as far as the graph is large)."""
+    far = len(g.locations)
+    distance = [far] * far
+    frontier = [i for i, province in enumerate(g.provinces) if province in goals]
+    for i in frontier:
+        distance[i] = 0
+    while frontier:
+        after: list[int] = []
+        for i in frontier:
+            for j in g.neighbours[i]:
+                if distance[j] == far:
+                    distance[j] = distance[i] + 1
+                    after.append(j)
+        frontier = after
+    return [min(d, 8) for d in distance]
 
 
 def _typical(raw: dict[UnitKind, list[float]]) -> float:
