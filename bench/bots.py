@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fogdip.bots.base import BotInput, bot_named
-from fogdip.bots.picture import picture_of
+from fogdip.bots.belief import believe
+from fogdip.bots.heuristic import Heuristic
 from fogdip.bots.search import Search
 from fogdip.bots.tactics import Tactics
 from fogdip.bots.variant_bot import random_turn_orders
@@ -75,30 +76,23 @@ def tactics_chooser(tactics: Tactics) -> Chooser:
     """The movement orders of ``tactics`` as lines, from the input's picture."""
 
     def choose(given: BotInput, rng: random.Random) -> list[str]:
-        return [str(order) for order in tactics.movement(picture_of(given), rng)]
+        return [str(order) for order in tactics.movement(believe(given), rng)]
 
     return choose
 
 
 def choosers(names: list[str]) -> dict[str, Chooser]:
-    """The bots named: the registry's where it has them, else their tactics' movement."""
+    """The bots named: ``heuristic`` and ``search`` by their tactics' movement (from the
+    belief's picture, as their bots play it), any other from the registry."""
     out: dict[str, Chooser] = {}
     for name in names:
         if name == "search":
             out[name] = tactics_chooser(Search())
             continue
-        try:
-            out[name] = bot_named(name).orders
-        except (KeyError, ValueError):
-            if name == "heuristic":
-                try:
-                    from fogdip.bots.heuristic import Heuristic  # type: ignore[import-not-found,unused-ignore]
-                except ImportError:
-                    print("heuristic: not available here, left out")
-                    continue
-                out[name] = tactics_chooser(Heuristic())
-            else:
-                raise
+        if name == "heuristic":
+            out[name] = tactics_chooser(Heuristic())
+            continue
+        out[name] = bot_named(name).orders
     return out
 
 

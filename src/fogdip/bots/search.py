@@ -1,8 +1,9 @@
 """The search bot's tactics: information-set sampling over the boards the power cannot tell apart.
 
 For a movement phase :class:`Search` draws ``samples`` boards consistent with what the power
-knows (:meth:`~fogdip.bots.picture.Picture.sample`), lets every other power play a
-full-information policy in each (``others``), and scores up to ``candidates`` order sets of its
+knows (:meth:`~fogdip.bots.picture.Picture.sample`, from the belief of
+:func:`~fogdip.bots.belief.believe`), lets every other power play a full-information policy in
+each (``others``: the heuristic's :func:`~fogdip.bots.heuristic.state_orders`), and scores up to ``candidates`` order sets of its
 own against all of them with fogdip's adjudicator: first the base tactics' own choices (each
 with a fresh draw of the generator), then, from the best so far, each unit's alternatives one
 at a time (a hold, each move, a move with a friendly supporter, a support of a friend's
@@ -23,8 +24,8 @@ budget that is never reached.
 
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
->>> from fogdip.bots.picture import picture_of
->>> picture = picture_of(BotInput.of(Game.create("standard"), "FRANCE"))
+>>> from fogdip.bots.belief import believe
+>>> picture = believe(BotInput.of(Game.create("standard"), "FRANCE"))
 >>> search = Search(samples=2, candidates=8, budget=60.0)
 >>> orders = search.movement(picture, random.Random(3))
 >>> orders == search.movement(picture, random.Random(3))
@@ -40,8 +41,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from fogdip.bots.heuristic import Heuristic, state_orders
 from fogdip.bots.picture import Picture
-from fogdip.bots.tactics import RandomTactics, Tactics
+from fogdip.bots.tactics import Tactics
 from fogdip.engine.judge import adjudicate
 from fogdip.engine.legal import ConvoyCache, MovementOptions
 from fogdip.engine.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive
@@ -57,8 +59,8 @@ Candidate = tuple[Order, ...]
 
 
 def random_state_orders(state: GameState, power: str, rules: Rules, rng: random.Random) -> list[Order]:
-    """A random legal order for each of ``power``'s units: the stand-in for the other powers
-    where no better policy is given.
+    """A random legal order for each of ``power``'s units: a weak model of the other powers
+    (the default is the heuristic's :func:`~fogdip.bots.heuristic.state_orders`).
 
     >>> from fogdip.engine.rules import get_rules
     >>> orders = random_state_orders(GameState.initial(), "ITALY", get_rules(), random.Random(1))
@@ -101,8 +103,8 @@ class Search:
     samples: int = 8
     candidates: int = 64
     budget: float = 0.9
-    base: Tactics = field(default_factory=RandomTactics)
-    others: StatePolicy = random_state_orders
+    base: Tactics = field(default_factory=Heuristic)
+    others: StatePolicy = state_orders
     rules: Rules | None = None
     weights: Weights = field(default_factory=Weights)
 
