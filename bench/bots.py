@@ -1,6 +1,7 @@
 """How long each bot takes to choose one power's orders, over positions from played games.
 
     python bench/bots.py [--quick] [--games N] [--seed N] [--bots random,search]
+    python bench/bots.py --versus 14 [--preset fog-of-war] [--until 1910]
 
 The positions are every movement turn of a few seeded games of ``standard`` and
 ``fog-of-war`` played by the judge-side random player (:mod:`fogdip.bots.variant_bot`), each
@@ -10,6 +11,13 @@ lines, the picture built from the reports included. The table gives the median, 
 percentile and maximum in milliseconds, and orders (lines) a second. MILA's ``diplomacy``
 random player is timed beside them, on positions of its own seeded random games: each power
 asks for its possible orders and picks one per orderable location, as its random player does.
+
+``--versus N`` measures strength instead, until ``fogdip tournament`` does it in full: N games
+of one ``search`` seat against six ``heuristic`` ones (the search's seat going round the seven
+powers), to the end of ``--until`` or a solo, and prints the search seat's mean
+sum-of-squares score (a solo scores 1, a loss to another's solo 0; else its centres squared
+over the sum of every power's squares) with a 95% interval, and its time per call. It plays
+the plain presets only (one phase a turn: ``standard``, ``fog-of-war``, ``diplomyopia``).
 
 Targets (issue 22): ``heuristic`` at most 10 ms, ``search`` at most 1 s with its defaults, on
 a 2-core machine.
@@ -139,6 +147,69 @@ def time_mila(games: int, seed: int, max_phases: int) -> Timing | None:
     return Timing("mila-random", tuple(seconds), lines) if seconds else None
 
 
+def tactics_seat(tactics: Tactics) -> Chooser:
+    """A plain-turn seat playing ``tactics`` in every phase, from the belief's picture."""
+
+    def choose(given: BotInput, rng: random.Random) -> list[str]:
+        kinds, picture = given.kinds, believe(given)
+        if kinds == ("M",):
+            return [str(order) for order in tactics.movement(picture, rng)]
+        if kinds == ("R",):
+            return [str(order) for order in tactics.retreats(picture, rng)]
+        for notice in given.seen.notices_of("adjustments"):
+            due, sites = notice.get("due"), notice.get("sites")
+            if isinstance(due, int) and isinstance(sites, tuple):
+                return [str(order) for order in tactics.adjustments(picture, due, [str(s) for s in sites], rng)]
+        return []
+
+    return choose
+
+
+def sum_of_squares(centers: dict[str, int], power: str) -> float:
+    """``power``'s sum-of-squares score: 1 for its solo, 0 for another's, else its share of
+    the squares."""
+    leader = max(centers, key=lambda p: centers[p])
+    if centers[leader] >= 18:
+        return 1.0 if leader == power else 0.0
+    squares = sum(count * count for count in centers.values())
+    return centers[power] ** 2 / squares if squares else 0.0
+
+
+def versus(preset: str, games: int, until: int, seed: int) -> None:
+    """``games`` games of one search seat against six heuristic ones; the search's score."""
+    search, heuristic = tactics_seat(Search()), tactics_seat(Heuristic())
+    scores: list[float] = []
+    seconds: list[float] = []
+    for number in range(games):
+        game = Game.create(preset)
+        hero = game.powers[number % len(game.powers)]
+        rng = random.Random(seed * 1000 + number)
+        while not game.position.completed and game.position.state.phase.year <= until:
+            for power in game.still_in():
+                given = BotInput.of(game, power)
+                start = time.perf_counter()
+                lines = (search if power == hero else heuristic)(given, rng)
+                if power == hero and given.kinds == ("M",):
+                    seconds.append(time.perf_counter() - start)
+                game.file(power, lines, partial=True)
+            game.adjudicate()
+            state = game.position.state
+            if any(state.center_count(p) >= 18 for p in state.powers):
+                break
+        state = game.position.state
+        centers = {p: state.center_count(p) for p in state.powers}
+        scores.append(sum_of_squares(centers, hero))
+        print(f"game {number}: search as {hero}: {centers[hero]} centres, score {scores[-1]:.3f}", flush=True)
+    mean = statistics.mean(scores)
+    half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else float("nan")
+    median, p95, top = Timing("search", tuple(seconds), 0).milliseconds()
+    print(
+        f"1 search vs 6 heuristic, {preset} to {until}, {games} games: score {mean:.3f} "
+        f"[{mean - half:.3f}, {mean + half:.3f}] (1/7 = {1 / 7:.3f}); search's movement orders "
+        f"median {median:.0f} ms, p95 {p95:.0f} ms, max {top:.0f} ms over {len(seconds)} calls"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one short game per preset")
@@ -146,7 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=16, help="turns per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="random,heuristic,search")
+    parser.add_argument("--versus", type=int, default=0, metavar="N", help="N games of 1 search vs 6 heuristic")
+    parser.add_argument("--preset", default="standard", help="the preset --versus plays")
+    parser.add_argument("--until", type=int, default=1910, help="the last year --versus plays")
     args = parser.parse_args(argv)
+    if args.versus:
+        versus(args.preset, args.versus, args.until, args.seed)
+        return 0
     games, turns = (1, 6) if args.quick else (args.games, args.turns)
     inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
     print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")

@@ -92,17 +92,19 @@ class Weights:
 class Search:
     """Information-set sampling (see the module's text).
 
-    ``samples``: boards drawn (K); ``candidates``: order sets scored (M), the first quarter
-    the base tactics' own draws; ``budget``: seconds, a hard cap on one call (the search
-    stops sampling or scoring when it is spent and plays the best so far; at least the base
-    tactics' first choice is always made); ``base``: the tactics that proposes the first
-    candidates, scores provinces and plays the other phases; ``others``: the policy the other
+    ``samples``: boards drawn (K); ``candidates``: order sets scored at most (M), the first
+    ``draws`` of them the base tactics' own choices (each with the generator as it then is:
+    equal ones are scored once); ``budget``: seconds, a hard cap on one call (the search stops
+    sampling or scoring when it is spent and plays the best so far; at least the base tactics'
+    first choice is always made); ``base``: the tactics that proposes the first candidates,
+    scores provinces and plays the other phases; ``others``: the policy the other
     powers play in each sampled board; ``rules``: the rules orders are judged by (legality by
     the map when not given: the picture's unseen units must not decide what is legal)."""
 
     samples: int = 8
     candidates: int = 64
-    budget: float = 0.9
+    budget: float = 0.8
+    draws: int = 4
     base: Tactics = field(default_factory=Heuristic)
     others: StatePolicy = state_orders
     rules: Rules | None = None
@@ -128,7 +130,7 @@ class Search:
         if not run.boards:
             return first
         run.consider(_candidate(first, picture))
-        for _ in range(max(0, self.candidates // 4 - 1)):
+        for _ in range(min(self.draws, self.candidates) - 1):
             if run.spent():
                 break
             run.consider(_candidate(self.base.movement(picture, rng), picture))
