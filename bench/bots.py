@@ -52,11 +52,15 @@ class Timing:
     seconds: tuple[float, ...]
     lines: int
 
-    def row(self) -> str:
+    def milliseconds(self) -> tuple[float, float, float]:
+        """Median, 95th percentile and maximum of the calls, in milliseconds."""
         ms = sorted(1000 * s for s in self.seconds)
-        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+        return statistics.median(ms), ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))], ms[-1]
+
+    def row(self) -> str:
+        median, p95, top = self.milliseconds()
         rate = self.lines / sum(self.seconds) if sum(self.seconds) else float("inf")
-        return f"{self.name:12s} {len(ms):6d} {statistics.median(ms):10.2f} {p95:10.2f} {ms[-1]:10.2f} {rate:12.0f}"
+        return f"{self.name:12s} {len(self.seconds):6d} {median:10.2f} {p95:10.2f} {top:10.2f} {rate:12.0f}"
 
 
 def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -> list[BotInput]:
