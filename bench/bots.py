@@ -1,7 +1,7 @@
 """How long each bot takes to choose one power's orders, over positions from played games.
 
     python bench/bots.py [--quick] [--games N] [--seed N] [--bots random,search]
-    python bench/bots.py --versus 14 [--preset fog-of-war] [--until 1910]
+    python bench/bots.py --versus 14 [--preset fog-of-war] [--until 1910] [--samples K] [--candidates M]
 
 The positions are every movement turn of a few seeded games of ``standard`` and
 ``fog-of-war`` played by the judge-side random player (:mod:`fogdip.bots.variant_bot`), each
@@ -93,13 +93,13 @@ def tactics_chooser(tactics: Tactics) -> Chooser:
     return choose
 
 
-def choosers(names: list[str]) -> dict[str, Chooser]:
+def choosers(names: list[str], settings: Search) -> dict[str, Chooser]:
     """The bots named: ``heuristic`` and ``search`` by their tactics' movement (from the
     belief's picture, as their bots play it), any other from the registry."""
     out: dict[str, Chooser] = {}
     for name in names:
         if name == "search":
-            out[name] = tactics_chooser(Search())
+            out[name] = tactics_chooser(settings)
             continue
         if name == "heuristic":
             out[name] = tactics_chooser(Heuristic())
@@ -179,9 +179,10 @@ def sum_of_squares(centers: dict[str, int], power: str) -> float:
     return centers[power] ** 2 / squares if squares else 0.0
 
 
-def versus(preset: str, games: int, until: int, seed: int) -> None:
-    """``games`` games of one search seat against six heuristic ones; the search's score."""
-    search, heuristic = tactics_seat(Search()), tactics_seat(Heuristic())
+def versus(preset: str, games: int, until: int, seed: int, settings: Search) -> None:
+    """``games`` games of one search seat (``settings``) against six heuristic ones; the
+    search's score."""
+    search, heuristic = tactics_seat(settings), tactics_seat(Heuristic())
     scores: list[float] = []
     seconds: list[float] = []
     for number in range(games):
@@ -224,15 +225,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--versus", type=int, default=0, metavar="N", help="N games of 1 search vs 6 heuristic")
     parser.add_argument("--preset", default="standard", help="the preset --versus plays")
     parser.add_argument("--until", type=int, default=1910, help="the last year --versus plays")
+    defaults = Search()
+    parser.add_argument("--samples", type=int, default=defaults.samples, help="the search's boards (K)")
+    parser.add_argument("--candidates", type=int, default=defaults.candidates, help="the search's order sets (M)")
     args = parser.parse_args(argv)
+    settings = Search(samples=args.samples, candidates=args.candidates)
     if args.versus:
-        versus(args.preset, args.versus, args.until, args.seed)
+        versus(args.preset, args.versus, args.until, args.seed, settings)
         return 0
     games, turns = (1, 6) if args.quick else (args.games, args.turns)
     inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
     print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")
     print(f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s}")
-    for name, choose in choosers(args.bots.split(",")).items():
+    for name, choose in choosers(args.bots.split(","), settings).items():
         print(time_bot(name, choose, inputs, args.seed).row(), flush=True)
     mila = time_mila(games, args.seed, 2 * turns)
     if mila is not None:

@@ -101,7 +101,7 @@ class Search:
     powers play in each sampled board; ``rules``: the rules orders are judged by (legality by
     the map when not given: the picture's unseen units must not decide what is legal)."""
 
-    samples: int = 8
+    samples: int = 16
     candidates: int = 64
     budget: float = 0.8
     draws: int = 4
