@@ -4,9 +4,8 @@
     python bench/bots.py --versus 14 [--preset fog-of-war] [--until 1910] [--samples K] [--candidates M]
 
 The positions are every movement turn of a few seeded games of ``standard`` and
-``fog-of-war`` played by the judge-side random player (:mod:`fogdip.bots.variant_bot`), each
-as every power still in sees it (its :class:`~fogdip.bots.base.BotInput`), with the game's
-shipped test data if any. Each bot is timed on each of them: from the input to the order
+``fog-of-war`` played by ``heuristic`` in every seat, each as every power still in sees it (its
+:class:`~fogdip.bots.base.BotInput`). Each bot is timed on each of them: from the input to the order
 lines, the picture built from the reports included. The table gives the median, 95th
 percentile and maximum in milliseconds, and orders (lines) a second. MILA's ``diplomacy``
 random player is timed beside them, on positions of its own seeded random games: each power
@@ -37,7 +36,6 @@ from fogdip.bots.belief import believe
 from fogdip.bots.heuristic import Heuristic
 from fogdip.bots.search import Search
 from fogdip.bots.tactics import Tactics
-from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.game import Game
 
 #: A bot as timed here: an input and a generator to order lines.
@@ -64,9 +62,11 @@ class Timing:
 
 
 def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -> list[BotInput]:
-    """Each power's input at every movement turn of ``games`` seeded random games per preset."""
+    """Each power's input at every movement turn of ``games`` seeded games per preset, played
+    by the heuristic in every seat (so that powers grow, shrink and meet as in a real game)."""
     out: list[BotInput] = []
     rng = random.Random(seed)
+    seat = tactics_seat(Heuristic())
     for preset in presets:
         for _ in range(games):
             game = Game.create(preset)
@@ -75,11 +75,9 @@ def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -
                     break
                 for power in game.still_in():
                     given = BotInput.of(game, power)
-                    if given.kinds and given.kinds[0] == "M" and given.own_units:
+                    if given.kinds == ("M",) and given.own_units:
                         out.append(given)
-                for power, lines in random_turn_orders(game.variant, game.position, rng).items():
-                    if power in game.still_in():
-                        game.file(power, lines, partial=True)
+                    game.file(power, seat(given, rng), partial=True)
                 game.adjudicate()
     return out
 
@@ -219,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one short game per preset")
     parser.add_argument("--games", type=int, default=2, help="games per preset")
-    parser.add_argument("--turns", type=int, default=16, help="turns per game")
+    parser.add_argument("--turns", type=int, default=30, help="turns per game (three a year)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="random,heuristic,search")
     parser.add_argument("--versus", type=int, default=0, metavar="N", help="N games of 1 search vs 6 heuristic")
@@ -233,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.versus:
         versus(args.preset, args.versus, args.until, args.seed, settings)
         return 0
-    games, turns = (1, 6) if args.quick else (args.games, args.turns)
+    games, turns = (1, 8) if args.quick else (args.games, args.turns)
     inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
     print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")
     print(f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s}")
