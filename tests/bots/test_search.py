@@ -6,6 +6,9 @@ import random
 import time
 
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import given as examples
+from hypothesis import strategies as st
 
 from fogdip.bots.base import BotInput
 from fogdip.bots.belief import believe
@@ -91,6 +94,26 @@ def test_orders_are_legal_by_the_map_and_the_game_accepts_them(preset: str, seed
         )
         checks = game.screen(given.power, [str(order) for order in orders])
         assert [check.error for check in checks] == [None] * len(orders)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(
+    preset=st.sampled_from(["standard", "fog-of-war"]),
+    seed=st.integers(0, 10_000),
+    turns=st.integers(0, 9),
+    power=st.integers(0, 6),
+)
+def test_any_position_gets_one_legal_order_per_unit(preset: str, seed: int, turns: int, power: int) -> None:
+    game = played(preset, seed, turns)
+    inputs = movement_inputs(game)
+    if not inputs:
+        return
+    one = inputs[power % len(inputs)]
+    picture = believe(one)
+    orders = Search(samples=2, candidates=8, budget=NO_CAP).movement(picture, random.Random(seed))
+    legal = {order for choices in legal_orders(picture.state, one.power, MAP_RULES).values() for order in choices}
+    assert set(orders) <= legal
+    assert len({order.unit.province for order in orders}) == len(orders) == len(picture.state.units_of(one.power))  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("preset", "seed", "turns"), [("standard", 4, 4), ("fog-of-war", 6, 4)])
