@@ -1,9 +1,10 @@
 """The search bot's tactics: information-set sampling over the boards the power cannot tell apart.
 
 For a movement phase :class:`Search` draws ``samples`` boards consistent with what the power
-knows (:meth:`~fogdip.bots.picture.Picture.sample`, from the belief of
-:func:`~fogdip.bots.belief.believe`), lets every other power play a full-information policy in
-each (``others``: the heuristic's :func:`~fogdip.bots.heuristic.state_orders`), and scores up to ``candidates`` order sets of its
+knows (:meth:`~fogdip.bots.picture.Picture.sample`: give it the picture of
+:func:`~fogdip.bots.belief.believe`, whose belief places the units out of sight), lets every
+other power play a full-information policy in each (``others``: the heuristic's
+:func:`~fogdip.bots.heuristic.state_orders`), and scores up to ``candidates`` order sets of its
 own against all of them with fogdip's adjudicator: first the base tactics' own choices (each
 with a fresh draw of the generator), then, from the best so far, each unit's alternatives one
 at a time (a hold, each move, a move with a friendly supporter, a support of a friend's
@@ -21,6 +22,12 @@ Retreats, adjustments and values are the base tactics'. The settings ``samples``
 stops where it is when the clock passes it and plays the best found so far. Under the cap the
 orders depend only on the picture and the generator, never on the machine's speed: tests set a
 budget that is never reached.
+
+The defaults (16 boards, 64 order sets, 4 of them the heuristic's draws, a 0.8 s cap) take
+about 0.2 s a call (median; 0.3 s at the 95th percentile) on a 2-core machine
+(``bench/bots.py``). More boards pay under fog (against six heuristics in ``fog-of-war``, 14
+games to 1910: 8 boards scored 0.19, 16 0.31, 24 0.33); twice the order sets paid nothing
+measurable for twice the time.
 
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
