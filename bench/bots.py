@@ -25,6 +25,7 @@ a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
@@ -180,7 +181,9 @@ def sum_of_squares(centers: dict[str, int], power: str) -> float:
 def versus(preset: str, games: int, until: int, seed: int, settings: Search) -> None:
     """``games`` games of one search seat (``settings``) against six heuristic ones; the
     search's score."""
-    search, heuristic = tactics_seat(settings), tactics_seat(Heuristic())
+    captures = Game.create(preset).variant.options.captures_any_season
+    search = tactics_seat(dataclasses.replace(settings, captures_any_season=captures))
+    heuristic = tactics_seat(Heuristic())
     scores: list[float] = []
     seconds: list[float] = []
     for number in range(games):

@@ -103,7 +103,8 @@ class Search:
     ``draws`` of them the base tactics' own choices (each with the generator as it then is:
     equal ones are scored once); ``budget``: seconds, a hard cap on one call (the search stops
     sampling or scoring when it is spent and plays the best so far; at least the base tactics'
-    first choice is always made); ``base``: the tactics that proposes the first candidates,
+    first choice is always made); ``captures_any_season``: centres change hands after every
+    movement phase, not the Fall's alone (the variant option of that name: diplomyopia); ``base``: the tactics that proposes the first candidates,
     scores provinces and plays the other phases; ``others``: the policy the other
     powers play in each sampled board; ``rules``: the rules orders are judged by (legality by
     the map when not given: the picture's unseen units must not decide what is legal)."""
@@ -112,6 +113,7 @@ class Search:
     candidates: int = 64
     budget: float = 0.8
     draws: int = 4
+    captures_any_season: bool = False
     base: Tactics = field(default_factory=Heuristic)
     others: StatePolicy = state_orders
     rules: Rules | None = None
@@ -160,7 +162,8 @@ class _Run:
         self.best: Candidate = ()
         self.best_score = float("-inf")
         self.values = _scaled(search.base.values(picture))
-        self.fall = picture.state.phase.season == "F"
+        # Whether the coming moves decide who owns the centres.
+        self.fall = picture.state.phase.season == "F" or search.captures_any_season
         self.supply = frozenset(picture.state.board.supply_centers)
         #: convoy routes, found once for all the boards of the call
         self.convoys = ConvoyCache(picture.state.board)
