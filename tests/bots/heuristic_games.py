@@ -108,14 +108,15 @@ def main(argv: list[str]) -> None:
             seats = {p: heuristic_seat if p == hero else blind_seat for p in powers}
         played = play(preset, seats, seed=number, end_year=end_year)
         solos += played.winner == hero
-        total = sum(played.centers.values()) or 1
-        share = 1.0 if played.winner == hero else (0.0 if played.winner else played.centers[hero] / total)
+        # Sum-of-squares scoring: a solo takes all, else each power's centres squared, shared.
+        squares = sum(count * count for count in played.centers.values()) or 1
+        share = 1.0 if played.winner == hero else (0.0 if played.winner else played.centers[hero] ** 2 / squares)
         hero_share += share
         own = [p for p in powers if seats[p] is heuristic_seat]
         ms.append(1000 * sum(played.seconds[p] for p in own) / max(1, sum(played.calls[p] for p in own)))
         print(f"game {number} {hero}: {played.centers} winner={played.winner} ({ms[-1]:.1f} ms/orders)", flush=True)
     print(
-        f"{mode} {preset} to {end_year}: hero solo {solos}/{games}, mean share {hero_share / games:.2f}, "
+        f"{mode} {preset} to {end_year}: hero solo {solos}/{games}, mean sum-of-squares score {hero_share / games:.2f}, "
         f"heuristic {sum(ms) / len(ms):.1f} ms per power's orders"
     )
 

@@ -3,6 +3,7 @@ place units, blind sees only what is seen, sampled boards are consistent."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from functools import cache
@@ -47,7 +48,7 @@ def ghost_reports(moves_since: int) -> list[Observation]:
     ]
     turns = ["F1901M", "W1901A", "S1902M", "F1902M", "W1902A", "S1903M"]
     played = 1
-    for before, after in zip(turns, turns[1:], strict=False):
+    for before, after in itertools.pairwise(turns):
         reports.append(report(before, after, OWN, FAR))
         played += before.endswith("M")
         if played - 1 == moves_since and after.endswith("M"):

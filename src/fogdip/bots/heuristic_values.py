@@ -53,7 +53,10 @@ class Weights:
     neutral_as: float = 3.0
     #: Own strength and foreign competition, as shares of the typical value around.
     strength: float = 0.1
-    competition: float = 0.2
+    competition: float = 0.05
+    #: A foreign unit believed in the province itself (it would bounce a lone attack), as a
+    #: share of the typical value.
+    occupation: float = 0.3
     #: The pull toward the nearest centre the power does not own, per step of distance, as a
     #: share of the typical value: units far behind the front march to it rather than hold.
     march: float = 0.05
@@ -142,6 +145,10 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
     by_site: dict[UnitKind, dict[str, float]] = {}
     province_best: dict[str, float] = {}
     raw: dict[UnitKind, list[float]] = {}
+    occupied = {
+        province: sum(mass for owner, mass in owners.items() if owner != power)
+        for province, owners in picture.presence.items()
+    }
     kinds: tuple[UnitKind, ...] = ("A", "F")
     for kind in kinds:
         g = graph(board.name, kind)
@@ -165,6 +172,7 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
             value = total[i] + typical * (
                 weights.strength * strength.get(province, 0.0)
                 - weights.competition * competition.get(province, 0.0)
+                - weights.occupation * occupied.get(province, 0.0)
                 - weights.march * distance[i]
             )
             sites[location] = value
@@ -173,10 +181,6 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
         by_site[kind] = sites
     for province in board.provinces:
         province_best.setdefault(province, 0.0)
-    occupied = {
-        province: max((mass for owner, mass in owners.items() if owner != power), default=0.0)
-        for province, owners in picture.presence.items()
-    }
     return Values(by_site, province_best, strength, competition, occupied)
 
 
