@@ -1,9 +1,14 @@
 """A plain-turn game loop for the heuristic's tests and measurements (until the turn planner
 ``fogdip.bots.turns`` is merged): in the plain presets each turn is one phase.
 
-Run as a script to measure strength, e.g.::
+Run as a script to measure strength: preset, last year, games, and the seats (``1v6``: one
+heuristic against six random players, the default; ``6v1``: six against one random;
+``blind``: one against six of its fog-ignorant twins), the candidate rotated through the
+powers, seeded by the game's number; it prints each game and the candidate's solos, mean
+sum-of-squares score and the heuristic's mean time per power's orders::
 
-    PYTHONPATH=src:tests nice -n 10 python -m bots.heuristic_games standard 1915 5
+    PYTHONPATH=src:tests/bots nice -n 10 python -m heuristic_games standard 1920 21
+    PYTHONPATH=src:tests/bots nice -n 10 python -m heuristic_games fog-of-war 1920 21 blind
 """
 
 from __future__ import annotations

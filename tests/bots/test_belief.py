@@ -8,10 +8,11 @@ import random
 import time
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fogdip.bots.base import BotInput
+from fogdip.bots.base import BotInput, bot_named
 from fogdip.bots.belief import believe
 from fogdip.bots.seen_bot import bot_lines
 from fogdip.engine.map import Map, UnitKind
@@ -169,3 +170,27 @@ def test_the_belief_is_quick() -> None:
         believe(given_input)
     per_call = (time.perf_counter() - started) / len(inputs)
     assert per_call < 0.004, f"{per_call * 1000:.2f} ms per belief"
+
+
+@pytest.mark.parametrize("preset", ["sighting", "deadman", "diplomyopia", "fog-1898"])
+def test_the_belief_holds_in_every_fog_preset(preset: str) -> None:
+    """Through three years of a random game: a belief for every turn with a board, never over
+    the power's own units, one unit at most a province, owners that are powers (or unknown)."""
+    game = Game.create(preset)
+    rng = random.Random(7)
+    random_bot = bot_named("random")
+    checked = 0
+    while not game.position.completed and game.position.state.phase.year <= 1903:
+        for power in game.still_in():
+            given_input = BotInput.of(game, power)
+            if given_input.phase is not None:
+                picture = believe(given_input)
+                own = {unit.province for unit in picture.state.units_of(power)}
+                for province, owners in picture.presence.items():
+                    assert province not in own
+                    assert sum(owners.values()) <= 1.0 + 1e-9
+                    assert set(owners) <= {*game.powers, "?"} - {power}
+                checked += 1
+            game.file(power, random_bot.orders(given_input, rng), partial=True)
+        game.adjudicate()
+    assert checked >= 20

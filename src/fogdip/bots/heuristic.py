@@ -243,7 +243,7 @@ class _Planner:
             unit = self.units[province]
             reach = self.board.reachable_provinces(unit.kind, unit.location)
             threat_here = self.values.competition.get(province, 0.0)
-            best: tuple[float, Order] | None = None
+            best: tuple[float, SupportMove | SupportHold] | None = None
             for move in moves:
                 there = self.board.province_of(move.target)
                 need = self.values.competition.get(there, 0.0) - backing.get(there, 0)
@@ -261,8 +261,10 @@ class _Planner:
             # A unit under threat itself keeps holding: a support from it would be cut anyway.
             if best is not None and threat_here < 1.0:
                 self.orders[province] = best[1]
-                target = best[1].target if isinstance(best[1], SupportMove) else best[1].unit.location  # type: ignore[union-attr]
-                there = self.board.province_of(target)
+                chosen = best[1]
+                there = self.board.province_of(
+                    chosen.target if isinstance(chosen, SupportMove) else chosen.supported.location
+                )
                 backing[there] = backing.get(there, 0) + 1
 
 

@@ -2,9 +2,11 @@
 idea of DumbBot (David Norman's published algorithm), written afresh and fed by a belief.
 
 1. **Base values.** A supply centre another power owns is worth that power's size (bigger
-   powers are better to take from, as DumbBot does: ``a*c² + b*c + k`` for ``c`` centres); a
-   centre nobody is known to own, a fixed amount; one of the power's own centres, the size of
-   the strongest enemy believed next to it (what it would lose). Other provinces start at 0.
+   powers are better to take from, as DumbBot does: ``a*c² + b*c + k`` for ``c`` centres;
+   here ``a = 0`` by default: measured, a size growing gently leaves fewer centres to a weak
+   power than DumbBot's square, and takes as many from random players); a centre nobody is
+   known to own, a fixed amount; one of the power's own centres, the size of the strongest
+   enemy believed next to it (what it would lose). Other provinces start at 0.
 2. **Proximity.** The base values flow over several levels to neighbours: level ``i`` of a
    place is the mean of level ``i-1`` over the place and its neighbours, by the adjacency of
    the unit type standing there (an army's and a fleet's reach differ, and a fleet's coast
@@ -46,8 +48,8 @@ class Weights:
     fall_attack: float = 0.6
     fall_defence: float = 0.2
     #: A power's size for ``c`` centres: ``size_a*c² + size_b*c + size_k``.
-    size_a: float = 1.0
-    size_b: float = 4.0
+    size_a: float = 0.0
+    size_b: float = 2.0
     size_k: float = 16.0
     #: What a centre nobody is known to own is worth, as the size of a power of this many.
     neutral_as: float = 3.0
