@@ -15,10 +15,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from fogdip.bots.base import SETUP, BotInput
-from fogdip.bots.picture import picture_of
-from fogdip.bots.planned import PlannedBot
-from fogdip.bots.tactics import RandomTactics
+from fogdip.bots.base import SETUP, Bot, BotInput, bot_named
 from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, Waive
 from fogdip.game import Game
@@ -88,7 +85,7 @@ def kinds_filed(variant: Variant, kinds: tuple[str, ...], lines: Sequence[str]) 
     return out
 
 
-def play(preset: str, seed: int) -> tuple[set[str], set[str]]:
+def play(preset: str, seed: int, bot: Bot) -> tuple[set[str], set[str]]:
     """One gunboat game of ``preset``: the planned bot on every other seat, people on the
     rest. At every seat and turn both are asked (so that each kind is compared in the same
     situations: a retreat needs a dislodged unit, a removal a centre lost), and the seat's
@@ -96,7 +93,6 @@ def play(preset: str, seed: int) -> tuple[set[str], set[str]]:
     game = Game.create(preset, press="gunboat")
     powers = sorted(game.powers)
     bots = {power for index, power in enumerate(powers) if (index + seed) % 2 == 0}
-    bot = PlannedBot("planned-random", RandomTactics(), picture_of)
     rng, people_rng = random.Random(seed), random.Random(seed + 1000)
     by_bot: set[str] = set()
     by_people: set[str] = set()
@@ -116,12 +112,14 @@ def play(preset: str, seed: int) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name", ["random", "heuristic"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_bots_seats_file_every_kind_a_players_seat_does(preset: str) -> None:
+def test_the_bots_seats_file_every_kind_a_players_seat_does(preset: str, name: str) -> None:
+    bot = bot_named(name)
     bots: set[str] = set()
     people: set[str] = set()
     for seed in range(GAMES):
-        by_bots, by_people = play(preset, seed)
+        by_bots, by_people = play(preset, seed, bot)
         bots |= by_bots
         people |= by_people
     # The stand-in files what its variant has (else the comparison would prove nothing)...

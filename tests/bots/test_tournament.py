@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fogdip.bots.base import BotInput, RandomBot, bot_names
+from fogdip.bots.base import BotInput, bot_named, bot_names
 from fogdip.bots.tournament import (
     RAY_INSTALL,
     BotFailed,
@@ -149,7 +149,7 @@ class FailsInItaly:
     def orders(self, given: BotInput, rng: random.Random) -> list[str]:
         if given.power == "ITALY" and given.turn == "F1901M":
             raise KeyError("NAP")
-        return RandomBot().orders(given, rng)
+        return bot_named("random").orders(given, rng)
 
 
 def test_a_bot_that_raises_stops_the_game_naming_what_replays_it() -> None:

@@ -37,6 +37,7 @@ from fogdip.variants.conditional import turn_kinds
 from fogdip.variants.turn import COMPLETED, Variant
 
 if TYPE_CHECKING:
+    from fogdip.bots.picture import Picture
     from fogdip.game.service import Game
 
 #: The kind of a turn that places the first units (deadman's free setup, the 1898 start).
@@ -129,21 +130,29 @@ class Bot(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class RandomBot:
-    """One uniformly random legal order per unit it may order (:mod:`fogdip.bots.seen_bot`)."""
-
-    name: str = "random"
-
-    def orders(self, given: BotInput, rng: random.Random) -> list[str]:
-        from fogdip.bots.seen_bot import bot_lines
-
-        return bot_lines(given.variant, given.seen, rng)
-
-
 def _factories() -> Mapping[str, Callable[[], Bot]]:
-    # INTERIM until the heuristic is merged (this session): the random bot under its name.
-    return MappingProxyType({"random": RandomBot, "heuristic": lambda: RandomBot("heuristic")})
+    from fogdip.bots.belief import believe
+    from fogdip.bots.heuristic import Heuristic
+    from fogdip.bots.picture import picture_of
+    from fogdip.bots.planned import PlannedBot
+    from fogdip.bots.search import Search
+    from fogdip.bots.tactics import RandomTactics
+
+    def blind(given: BotInput) -> Picture:
+        return believe(given, blind=True)
+
+    def search(given: BotInput) -> Search:
+        # In a variant that captures centres in every season, every season's moves decide them.
+        return Search(captures_any_season=given.variant.options.captures_any_season)
+
+    return MappingProxyType(
+        {
+            "random": lambda: PlannedBot("random", RandomTactics(), picture_of),
+            "heuristic": lambda: PlannedBot("heuristic", Heuristic(), believe),
+            "heuristic-blind": lambda: PlannedBot("heuristic-blind", Heuristic(), blind),
+            "search": lambda: PlannedBot("search", search, believe),
+        }
+    )
 
 
 def bot_names() -> tuple[str, ...]:
@@ -163,4 +172,4 @@ def bot_named(name: str) -> Bot:
     return factory()
 
 
-__all__ = ["DEFAULT_BOT", "SETUP", "Bot", "BotInput", "RandomBot", "bot_named", "bot_names"]
+__all__ = ["DEFAULT_BOT", "SETUP", "Bot", "BotInput", "bot_named", "bot_names"]

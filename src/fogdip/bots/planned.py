@@ -18,24 +18,29 @@ random baseline that plays every phase; a stronger bot brings its own tactics an
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fogdip.bots.base import BotInput
 from fogdip.bots.tactics import Tactics
 from fogdip.bots.turns import PictureFn, plan
 
+#: Tactics chosen for each input, from the variant's public options (the search's seasons).
+TacticsFor = Callable[[BotInput], Tactics]
+
 
 @dataclass(frozen=True)
 class PlannedBot:
-    """A :class:`~fogdip.bots.base.Bot` that plans each turn with ``tactics`` on the board
-    ``picture`` draws from its input."""
+    """A :class:`~fogdip.bots.base.Bot` that plans each turn with ``tactics`` (or the tactics
+    ``tactics`` chooses for the input) on the board ``picture`` draws from its input."""
 
     name: str
-    tactics: Tactics
+    tactics: Tactics | TacticsFor
     picture: PictureFn
 
     def orders(self, given: BotInput, rng: random.Random) -> list[str]:
-        return plan(given, self.tactics, self.picture, rng)
+        tactics = self.tactics(given) if callable(self.tactics) else self.tactics
+        return plan(given, tactics, self.picture, rng)
 
 
-__all__ = ["PlannedBot"]
+__all__ = ["PlannedBot", "TacticsFor"]
