@@ -44,9 +44,9 @@ class Weights:
     fall_levels: tuple[float, ...] = (1000.0, 100.0, 30.0, 10.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0)
     #: How much taking (attack) and keeping (defence) count, by season.
     spring_attack: float = 0.7
-    spring_defence: float = 0.1
+    spring_defence: float = 0.2
     fall_attack: float = 0.6
-    fall_defence: float = 0.2
+    fall_defence: float = 0.5
     #: A power's size for ``c`` centres: ``size_a*c² + size_b*c + size_k``.
     size_a: float = 0.0
     size_b: float = 2.0
