@@ -49,6 +49,10 @@ INTERNING = {
     # The server's prepared SQL statements, built once: expressions with bound parameters,
     # the same for every game and request.
     "fogdip.server.queries.statements",
+    # The bots' tables of a map: each unit type's places and neighbours, and where a unit may
+    # be after some moves, worked out once per map and kept as immutable tuples.
+    "fogdip.bots.heuristic_values.graph",
+    "fogdip.bots.belief._spread",
 }
 
 _IMMUTABLE = (

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from fogdip.bots.picture import UNKNOWN, Picture
 from fogdip.engine.map import Map, UnitKind, get_map
@@ -79,7 +80,7 @@ class Graph:
     locations: tuple[str, ...]
     provinces: tuple[str, ...]
     neighbours: tuple[tuple[int, ...], ...]
-    index: dict[str, int]
+    index: Mapping[str, int]
 
 
 @lru_cache(maxsize=32)
@@ -89,7 +90,8 @@ def graph(map_name: str, kind: UnitKind) -> Graph:
     locations = tuple(sorted(loc for loc in board.locations if board.can_hold(kind, loc)))
     index = {loc: i for i, loc in enumerate(locations)}
     neighbours = tuple(tuple(sorted(index[t] for t in board.targets(kind, loc) if t in index)) for loc in locations)
-    return Graph(kind, locations, tuple(board.province_of(loc) for loc in locations), neighbours, index)
+    provinces = tuple(board.province_of(loc) for loc in locations)
+    return Graph(kind, locations, provinces, neighbours, MappingProxyType(index))
 
 
 @dataclass(frozen=True)
