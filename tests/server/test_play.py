@@ -108,10 +108,12 @@ def test_a_bot_seat_names_its_bot_and_a_game_against_bots_gets_the_heuristic(ser
     # nor which bot: the game master does.
     master, joiner = player, account(server, "joiner")
     gunboat = master.create_game("fog-of-war", press="gunboat")
-    joiner.join(gunboat.id, "FRANCE", invite=gunboat.invite)
-    master.seat_bots(gunboat.id, ["GERMANY", "ITALY"], bot="random")
+    mine = joiner.join(gunboat.id, invite=gunboat.invite).power  # a power at random, in gunboat
+    others = sorted(seat.power for seat in master.game(gunboat.id).seats if seat.power != mine)
+    master.seat_bots(gunboat.id, others[:2], bot="random")
     master.seat_bots(gunboat.id, bot="search")
     seen_by_master = {seat.power: seat.bot_name for seat in master.game(gunboat.id).seats}
-    assert seen_by_master["GERMANY"] == seen_by_master["ITALY"] == "random"
-    assert seen_by_master["ENGLAND"] == "search" and seen_by_master["FRANCE"] is None
-    assert {seat.bot_name for seat in joiner.game(gunboat.id).seats} == {None}
+    assert seen_by_master[others[0]] == seen_by_master[others[1]] == "random"
+    assert {seen_by_master[power] for power in others[2:]} == {"search"} and seen_by_master[mine] is None
+    seen_by_player = {seat.power: seat.bot_name for seat in joiner.game(gunboat.id).seats}
+    assert set(seen_by_player.values()) == {None}  # not one bot named to a player

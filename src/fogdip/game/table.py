@@ -329,8 +329,8 @@ class Table:
         return Member(Role.OBSERVER)
 
     def seat_bots(self, actor: Actor, powers: Iterable[str] | None = None, bot: str = DEFAULT_BOT) -> None:
-        """Seat the bot named ``bot`` on free powers (``None``: every free one); a seat the
-        bot holds already gets the bot named."""
+        """Seat the bot named ``bot`` on the powers named (a seat the bot holds already gets
+        the bot named), or on every free seat (``None``)."""
         self.master_only(actor)
         bot = known_bot(bot)
         if self.status is Status.FINISHED:
@@ -343,7 +343,7 @@ class Table:
                 f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} played by a person already"
             )
         for seat in self.seats:
-            if seat.player is None and (wanted is None or seat.power in wanted):
+            if seat.player is None and (seat.power in wanted if wanted is not None else not seat.bot):
                 seat.bot = True
                 seat.bot_name = bot
 
