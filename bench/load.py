@@ -7,7 +7,7 @@
     python bench/load.py --players 100 --games 20 --rounds 3   # a quick look
 
 By default 500 players play 100 games of the ``fog-of-war`` preset: five human seats a game,
-the other two seated with the built-in bot by the game master. Every player signs up, makes a
+the other two seated with the default bot (``heuristic``) by the game master. Every player signs up, makes a
 personal API token (so that the load itself never hashes a password), joins its game with the
 invitation, and holds the game's WebSocket stream open for the whole run, counting what it
 hears. Each round (one phase of its game) every player, with a think time between requests:

@@ -17,6 +17,7 @@ from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 
+from fogdip.bots.base import DEFAULT_BOT, bot_names
 from fogdip.game import Refusal, Table
 from fogdip.game.pages import page_of, seat_status
 from fogdip.server.auth import Server
@@ -63,7 +64,13 @@ def seat_rows(store: SqlStore, table: Table) -> list[SeatRow]:
     rows = []
     for seat in table.seats:
         filed = table.game.record.filed.get(seat.power)
-        who = "the bot" if seat.bot else names.get(seat.player, "someone") if seat.player is not None else "free"
+        who = (
+            f"the bot ({seat.bot_name})"
+            if seat.bot
+            else names.get(seat.player, "someone")
+            if seat.player is not None
+            else "free"
+        )
         rows.append(
             SeatRow(
                 power=seat.power,
@@ -107,6 +114,8 @@ def console_partial(game_id: str, request: Request, state: Server) -> Response:
         "invite_url": invite_url(request, game_id, page.invite),
         "completed": completed,
         "has_bots": has_bots,
+        "bot_names": bot_names(),
+        "default_bot": DEFAULT_BOT,
         "longest_extension": LONGEST_EXTENSION_HOURS,
     }
     return pages_of(request).render("_console.html", context(request, state, caller, **more))
@@ -114,11 +123,16 @@ def console_partial(game_id: str, request: Request, state: Server) -> Response:
 
 @router.post("/games/{game_id}/bots")
 def seat_bots(
-    game_id: str, request: Request, state: Server, csrf: Csrf, power: Annotated[str, Form(max_length=40)] = ""
+    game_id: str,
+    request: Request,
+    state: Server,
+    csrf: Csrf,
+    power: Annotated[str, Form(max_length=40)] = "",
+    bot: Annotated[str, Form(max_length=32)] = DEFAULT_BOT,
 ) -> Response:
-    """The bot on one free seat (``power``), or on every free one."""
+    """The bot named ``bot`` on one free seat (``power``), or on every free one."""
     powers = [power] if power else None
-    return change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who, powers))
+    return change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who, powers, bot))
 
 
 @router.post("/games/{game_id}/swap")
