@@ -48,3 +48,21 @@ def test_a_change_without_the_csrf_token_is_refused_on_a_page(site: Site) -> Non
     assert answer.headers["content-type"].startswith("text/html")
     assert "this page is from an earlier session: reload it and try again" in answer.text
     assert germany.client.game(game.id).power is None, "nothing was done"
+
+
+def test_the_console_seats_the_bot_it_names_and_refuses_one_it_does_not_know(site: Site) -> None:
+    master = site.accounts["master"]
+    game = master.client.create_game("fog-of-war", name="bots by name", private=True)
+    seated = master.browser.post(
+        f"/games/{game.id}/bots", data={"csrf_token": master.csrf, "power": "ITALY", "bot": "search"}
+    )
+    assert seated.status_code < 400
+    master.browser.post(f"/games/{game.id}/bots", data={"csrf_token": master.csrf})  # the rest: the default
+    names = {seat.power: seat.bot_name for seat in master.client.game(game.id).seats}
+    assert names["ITALY"] == "search" and {names[p] for p in names if p != "ITALY"} == {"heuristic"}
+    console = master.browser.get(f"/games/{game.id}/console")
+    assert "the bot (search)" in console.text and "the bot (heuristic)" in console.text
+    refused = master.browser.post(
+        f"/games/{game.id}/bots", data={"csrf_token": master.csrf, "power": "ITALY", "bot": "dumbbot"}
+    )
+    assert refused.status_code == 400 and "no bot named" in refused.text and "heuristic" in refused.text
