@@ -18,7 +18,8 @@ from fogdip.bots.heuristic import Heuristic, state_orders
 from fogdip.bots.picture import Picture, picture_of
 from fogdip.bots.seen_bot import bot_lines
 from fogdip.engine.judge import adjudicate
-from fogdip.engine.orders import Build, Disband, Move, Order, Retreat, SupportHold, SupportMove
+from fogdip.engine.legal import legal_orders
+from fogdip.engine.orders import Build, Convoy, Disband, Move, Order, Retreat, SupportHold, SupportMove
 from fogdip.engine.rules import get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
@@ -60,13 +61,22 @@ def check_movement(picture: Picture, orders: list[Order]) -> None:
     for order in orders:
         unit = own[order.unit.province]  # type: ignore[union-attr]
         site = board.sites[unit.kind + unit.location]
-        assert order in site.facts, f"{order} is not legal by the map"
+        if order not in site.facts:
+            # A convoy (a convoyed move, a support of one) is legal by the units on the board: a route of
+            # fleets at sea.
+            legal = legal_orders(picture.state, picture.power, get_rules())
+            assert isinstance(order, (Convoy, Move, SupportMove)), f"{order} is not legal by the map"
+            assert order in legal[unit.province], f"{order} is not legal on this board"
+        if isinstance(order, Convoy):
+            made = {Move(order.army, order.target, via_convoy=via) for via in (False, True)}
+            assert made & set(orders), f"{order} convoys no move made"
         if isinstance(order, (SupportHold, SupportMove)):
             supported = picture.state.units.get(order.supported.province)
             assert supported is not None and supported.power == picture.power, f"{order} supports a foreign unit"
             assert str(supported) == str(order.supported)
             if isinstance(order, SupportMove):
-                assert Move(order.supported, order.target) in orders, f"{order} supports a move not made"
+                made = {Move(order.supported, order.target, via_convoy=via) for via in (False, True)}
+                assert made & set(orders), f"{order} supports a move not made"
         ending.append(board.province_of(order.target) if isinstance(order, Move) else unit.province)
     assert len(ending) == len(set(ending)), f"two units end in one province: {orders}"
 
