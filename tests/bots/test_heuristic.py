@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 
 from fogdip.bots.base import BotInput
 from fogdip.bots.belief import believe
-from fogdip.bots.heuristic import Heuristic, state_orders
+from fogdip.bots.heuristic import Heuristic, full_picture, state_orders
 from fogdip.bots.picture import Picture, picture_of
 from fogdip.bots.seen_bot import bot_lines
 from fogdip.engine.judge import adjudicate
-from fogdip.engine.orders import Build, Disband, Move, Order, Retreat, SupportHold, SupportMove
+from fogdip.engine.legal import legal_orders
+from fogdip.engine.orders import Build, Convoy, Disband, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
 from fogdip.engine.rules import get_rules
 from fogdip.engine.state import Dislodged, GameState
 from fogdip.engine.units import Phase, Unit
@@ -60,13 +61,22 @@ def check_movement(picture: Picture, orders: list[Order]) -> None:
     for order in orders:
         unit = own[order.unit.province]  # type: ignore[union-attr]
         site = board.sites[unit.kind + unit.location]
-        assert order in site.facts, f"{order} is not legal by the map"
+        if order not in site.facts:
+            # A convoy (a convoyed move, a support of one) is legal by the units on the board: a route of
+            # fleets at sea.
+            legal = legal_orders(picture.state, picture.power, get_rules())
+            assert isinstance(order, (Convoy, Move, SupportMove)), f"{order} is not legal by the map"
+            assert order in legal[unit.province], f"{order} is not legal on this board"
+        if isinstance(order, Convoy):
+            made = {Move(order.army, order.target, via_convoy=via) for via in (False, True)}
+            assert made & set(orders), f"{order} convoys no move made"
         if isinstance(order, (SupportHold, SupportMove)):
             supported = picture.state.units.get(order.supported.province)
             assert supported is not None and supported.power == picture.power, f"{order} supports a foreign unit"
             assert str(supported) == str(order.supported)
             if isinstance(order, SupportMove):
-                assert Move(order.supported, order.target) in orders, f"{order} supports a move not made"
+                made = {Move(order.supported, order.target, via_convoy=via) for via in (False, True)}
+                assert made & set(orders), f"{order} supports a move not made"
         ending.append(board.province_of(order.target) if isinstance(order, Move) else unit.province)
     assert len(ending) == len(set(ending)), f"two units end in one province: {orders}"
 
@@ -225,3 +235,22 @@ def test_one_heuristic_beats_six_random_players() -> None:
         played = play("standard", seats, seed=number, end_year=1910)
         others = max(count for power, count in played.centers.items() if power != hero)
         assert played.centers[hero] > others, played.centers
+
+
+def test_an_army_whose_best_landing_is_across_water_is_convoyed_by_its_fleet() -> None:
+    """England's army in London can reach only Wales and Yorkshire by land; with its fleet in
+    the North Sea it is carried to a centre across the water, the fleet convoying it."""
+    units = {"LON": Unit("ENGLAND", "A", "LON"), "NTH": Unit("ENGLAND", "F", "NTH")}
+    state = GameState.initial().with_changes(phase=Phase("F", 1901, "M"), units=units)
+    picture = full_picture(state, "ENGLAND")
+    convoyed = 0
+    for seed in range(10):
+        orders = Heuristic().movement(picture, random.Random(seed))
+        check_movement(picture, orders)
+        army = next(order for order in orders if order.unit.province == "LON")  # type: ignore[union-attr]
+        fleet = next(order for order in orders if order.unit.province == "NTH")  # type: ignore[union-attr]
+        if isinstance(fleet, Convoy):
+            assert army == Move(UnitRef("A", "LON"), fleet.target)
+            assert fleet.target in state.board.center_set
+            convoyed += 1
+    assert convoyed >= 5

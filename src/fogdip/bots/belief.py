@@ -46,6 +46,9 @@ FADE = 0.9
 MAX_STEPS = 4
 #: The share of a power's missing units put on its unseen centres.
 FILL_SHARE = 0.7
+#: The chance a centre whose owner was never learned has been taken, per movement phase
+#: played, and at most.
+TAKEN_PER_MOVE, TAKEN_CAP = 0.25, 0.9
 
 Presence = dict[str, dict[str, float]]
 
@@ -203,6 +206,9 @@ def _scale_to_centers(
     counts: dict[str, float] = {}
     for owner in owners.values():
         counts[owner] = counts.get(owner, 0.0) + 1.0
+    guessed = _guessed_owners(given, board, owners)
+    for owner, weight in guessed.values():
+        counts[owner] = counts.get(owner, 0.0) + weight
     totals = _foreign_total(given)
     if totals is not None:
         believed = sum(count for power, count in counts.items() if power != given.power)
@@ -233,11 +239,13 @@ def _scale_to_centers(
         missing = wanted - have
         if missing <= 0.25:
             continue
-        spots = sorted(c for c, o in owners.items() if o == power and c not in known)
-        if not spots:
+        spots = [(c, 1.0) for c, o in sorted(owners.items()) if o == power and c not in known]
+        spots += [(c, w) for c, (o, w) in sorted(guessed.items()) if o == power and c not in known]
+        weight = sum(w for _, w in spots)
+        if weight <= 0:
             continue
-        share = min(0.8, FILL_SHARE * missing / len(spots))
-        for spot in spots:
+        for spot, w in spots:
+            share = w * min(0.8, FILL_SHARE * missing / weight)
             here = presence.setdefault(spot, {})
             here[power] = here.get(power, 0.0) + share
             if not board.can_hold("A", spot):
@@ -257,6 +265,29 @@ def _believed_owners(given: BotInput, board: Map) -> dict[str, str]:
         else:
             owners[center] = known.owner
     return owners
+
+
+def _guessed_owners(given: BotInput, board: Map, owners: dict[str, str]) -> dict[str, tuple[str, float]]:
+    """Centres whose owner was never learned, each guessed to be the nearest foreign power's
+    (by its believed centres), with the chance it has been taken by now: the neutral centres
+    go early in a game, and a power that never sees them change hands would otherwise believe
+    its rivals as small as at the start (and their units as few)."""
+    taken = min(TAKEN_CAP, TAKEN_PER_MOVE * _moves_before(given, board))
+    if taken <= 0:
+        return {}
+    by_power: dict[str, list[str]] = {}
+    for center, owner in sorted(owners.items()):
+        if owner != given.power:
+            by_power.setdefault(owner, []).append(center)
+    distances = {power: board.distances_from(tuple(centers)) for power, centers in sorted(by_power.items())}
+    out: dict[str, tuple[str, float]] = {}
+    for center in sorted(board.supply_centers):
+        if center in owners:
+            continue
+        near = min(((d.get(center, 99), power) for power, d in distances.items()), default=None)
+        if near is not None and near[0] < 99:
+            out[center] = (near[1], taken)
+    return out
 
 
 def _foreign_total(given: BotInput) -> float | None:

@@ -7,7 +7,11 @@ nearly as good (so the bot is not predictable), never a province another of its 
 to or stays in; a unit whose wanted province is taken by a fellow unit's contested move
 supports that move instead, and units left holding support their fellows' contested moves
 (supports only ever of the power's own units). A move into a province a fellow unit holds is
-made only once that unit is ordered out (not swapping places with it).
+made only once that unit is ordered out (not swapping places with it). An army on a coast
+also weighs the coastal provinces it cannot reach by land but the power's free fleets at sea
+could carry it to (a chain of up to :data:`CONVOY_FLEETS`), each worth its value less what the
+fleets give up and a little risk; armies with such a route choose first, and a convoy chosen
+orders every fleet of the route to convoy (``A LON - BEL``, ``F NTH C A LON - BEL``).
 
 Retreats go to the best-valued province the unit may reach that is not believed occupied,
 avoiding the attack's origin and known stand-offs; builds go to the best free sites, each as
@@ -33,7 +37,18 @@ from dataclasses import dataclass, field
 from fogdip.bots.heuristic_values import Values, Weights, evaluate
 from fogdip.bots.picture import Picture
 from fogdip.engine.map import Map, UnitKind
-from fogdip.engine.orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
+from fogdip.engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
 from fogdip.engine.rules import Rules
 from fogdip.engine.state import GameState
 from fogdip.engine.units import Unit
@@ -43,6 +58,11 @@ from fogdip.engine.units import Unit
 CONTESTED = 0.3
 #: Believed foreign presence above which a province is taken to be occupied (for retreats).
 OCCUPIED = 0.5
+#: Fleets a convoy route may chain at most.
+CONVOY_FLEETS = 3
+#: What a convoyed landing loses against a move by land, as a share of its value: a convoy
+#: ties fleets down and a dislodged fleet breaks it.
+CONVOY_RISK = 0.05
 
 
 @dataclass(frozen=True)
@@ -155,10 +175,15 @@ class _Planner:
         #: taken, with the unit taking each.
         self.claimed: dict[str, str] = {}
         self.deciding: set[str] = set()
+        #: The convoy routes (fleets' provinces) of the army being decided, by landing.
+        self.routes: dict[str, tuple[str, ...]] = {}
 
     def plan(self) -> list[Order]:
         provinces = sorted(self.units)
         self.rng.shuffle(provinces)
+        # Armies a convoy could carry choose first, while the fleets are free: what a
+        # convoy costs the fleets is weighed in its value.
+        provinces.sort(key=lambda p: self.units[p].kind != "A" or not self.convoy_routes(self.units[p]))
         for province in provinces:
             self.decide(province)
         self.add_supports()
@@ -169,8 +194,66 @@ class _Planner:
         scored = [(self.values.of(unit.kind, unit.location), unit.location)]
         for target in self.board.targets(unit.kind, unit.location):
             scored.append((self.values.of(unit.kind, target), target))
+        if unit.kind == "A":
+            self.routes = self.convoy_routes(unit)
+            for landing, route in sorted(self.routes.items()):
+                value = self.values.of("A", landing)
+                cost = sum(self.fleet_cost(fleet) for fleet in route) + CONVOY_RISK * abs(value)
+                scored.append((value - cost, landing))
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return scored
+
+    def usable_fleet(self, province: str) -> bool:
+        """Whether the own unit in ``province`` is a fleet at sea free to convoy: not yet
+        ordered (nor being decided), or left holding."""
+        unit = self.units.get(province)
+        if unit is None or unit.kind != "F" or province not in self.board.sea_provinces:
+            return False
+        if province in self.deciding:
+            return False
+        order = self.orders.get(province)
+        return order is None or isinstance(order, Hold)
+
+    def fleet_cost(self, province: str) -> float:
+        """What convoying costs the fleet in ``province``: the best move it gives up."""
+        if province in self.orders:
+            return 0.0
+        unit = self.units[province]
+        here = self.values.of("F", unit.location)
+        best = max((self.values.of("F", t) for t in self.board.targets("F", unit.location)), default=here)
+        return max(0.0, best - here)
+
+    def convoy_routes(self, army: Unit) -> dict[str, tuple[str, ...]]:
+        """The coastal provinces the army could be convoyed to by the power's free fleets at
+        sea (and not reach by land), each with its shortest route of fleets."""
+        board = self.board
+        by_land = {board.province_of(t) for t in board.targets("A", army.location)}
+        first = [
+            p
+            for p in sorted(self.units)
+            if self.usable_fleet(p) and army.province in board.reachable_provinces("F", self.units[p].location)
+        ]
+        routes: dict[str, tuple[str, ...]] = {}
+        frontier: list[tuple[str, ...]] = [(p,) for p in first]
+        seen = set(first)
+        while frontier:
+            after: list[tuple[str, ...]] = []
+            for route in frontier:
+                reach = board.reachable_provinces("F", self.units[route[-1]].location)
+                for province in sorted(reach):
+                    if province in board.sea_provinces:
+                        if province not in seen and len(route) < CONVOY_FLEETS and self.usable_fleet(province):
+                            seen.add(province)
+                            after.append((*route, province))
+                    elif (
+                        province != army.province
+                        and province not in by_land
+                        and province not in routes
+                        and board.can_hold("A", province)
+                    ):
+                        routes[province] = route
+            frontier = after
+        return routes
 
     def pick_order(self, scored: list[tuple[float, str]]) -> list[str]:
         """The destinations in the order they are tried: now and then a nearly-as-good one
@@ -193,7 +276,9 @@ class _Planner:
         self.deciding.add(province)
         unit = self.units[province]
         ref = UnitRef(unit.kind, unit.location)
-        for target in self.pick_order(self.candidates(unit)):
+        scored = self.candidates(unit)
+        routes = dict(self.routes) if unit.kind == "A" else {}
+        for target in self.pick_order(scored):
             there = self.board.province_of(target)
             if there == province:
                 if there in self.claimed:
@@ -220,6 +305,16 @@ class _Planner:
                 leaving = self.orders.get(there)
                 if not isinstance(leaving, Move) or self.board.province_of(leaving.target) == province:
                     continue
+            route = routes.get(target)
+            if route is not None:
+                if not all(self.usable_fleet(fleet) for fleet in route):
+                    continue  # a fleet of the route was ordered elsewhere meanwhile
+                for fleet in route:
+                    ship = self.units[fleet]
+                    self.orders[fleet] = Convoy(UnitRef("F", ship.location), ref, target)
+                    self.claimed[fleet] = fleet
+            # A landing the army cannot reach by land is written as a plain move, as the
+            # engine's legal orders list it (``VIA`` only tells a convoy from a land move).
             self.orders[province] = Move(ref, target)
             self.claimed[there] = province
             break

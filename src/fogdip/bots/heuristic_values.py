@@ -60,6 +60,10 @@ class Weights:
     #: A foreign unit believed in the province itself (it would bounce a lone attack), as a
     #: share of the typical value.
     occupation: float = 0.3
+    #: How much a foreign unit only believed in (not seen) counts in the competition for a
+    #: province and in its occupation, against a seen one: a guess should not stop a move as
+    #: a seen unit does (own centres are still defended against the whole belief).
+    believed: float = 0.5
     #: The pull toward the nearest centre the power does not own, per step of distance, as a
     #: share of the typical value: units far behind the front march to it rather than hold.
     march: float = 0.05
@@ -126,7 +130,10 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
         counts[owner] = counts.get(owner, 0) + 1
     # Foreign units believed next to (or in) each province, per power.
     threat = _threat(board, picture.presence, power)
-    competition = {province: max(by_power.values(), default=0.0) for province, by_power in threat.items()}
+    sure = _discounted(picture.presence, frozenset(state.units), weights.believed)
+    competition = {
+        province: max(by_power.values(), default=0.0) for province, by_power in _threat(board, sure, power).items()
+    }
     strength: dict[str, float] = {}
     for unit in sorted(state.units_of(power), key=lambda u: u.location):
         for province in board.reachable_provinces(unit.kind, unit.location):
@@ -150,8 +157,7 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
     province_best: dict[str, float] = {}
     raw: dict[UnitKind, list[float]] = {}
     occupied = {
-        province: sum(mass for owner, mass in owners.items() if owner != power)
-        for province, owners in picture.presence.items()
+        province: sum(mass for owner, mass in owners.items() if owner != power) for province, owners in sure.items()
     }
     kinds: tuple[UnitKind, ...] = ("A", "F")
     for kind in kinds:
@@ -214,6 +220,18 @@ def _typical(raw: dict[UnitKind, list[float]]) -> float:
         return 0.0
     # The upper quartile: the places units are drawn to, not the empty seas.
     return max(1.0, values[(3 * len(values)) // 4])
+
+
+def _discounted(
+    presence: Mapping[str, Mapping[str, float]], seen: frozenset[str], weight: float
+) -> dict[str, dict[str, float]]:
+    """``presence`` with the mass of provinces where no unit is seen scaled by ``weight``."""
+    if weight == 1.0:
+        return {province: dict(owners) for province, owners in presence.items()}
+    return {
+        province: {owner: mass * (1.0 if province in seen else weight) for owner, mass in owners.items()}
+        for province, owners in presence.items()
+    }
 
 
 def _threat(board: Map, presence: Mapping[str, Mapping[str, float]], power: str) -> dict[str, dict[str, float]]:
