@@ -139,16 +139,10 @@ def _learned(given: BotInput, board: Map, known: set[str], add: _Adder, certain:
         moved = order.kind in (OrderKind.MOVE, OrderKind.RETREAT) and result is not None and result.succeeded
         if order.kind in (OrderKind.DISBAND, OrderKind.DISBAND_NOW):
             continue
-        if moved and isinstance(order.target, str):
-            where = board.province_of(order.target)
-            if where not in known:
-                add(where, owner, 1.0, fleet)
-                certain[owner] = certain.get(owner, 0.0) + 1.0
-                known.add(where)
-            continue
-        location = unit.location
-        if isinstance(location, str):
-            where = board.province_of(location)
+        # A unit that moved stands at its target; any other, where its order names it.
+        stands = order.target if moved else unit.location
+        if isinstance(stands, str):
+            where = board.province_of(stands)
             if where not in known:
                 add(where, owner, 1.0, fleet)
                 certain[owner] = certain.get(owner, 0.0) + 1.0
