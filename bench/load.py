@@ -565,6 +565,12 @@ class Load:
                 self._advanced(game, turn)
 
     def _adjudicate(self, game: GameRun) -> None:
+        # Every seat was ready but the bot's still thinking: the turn is played as it files
+        # (within a second of the turn's start), so the master looks before it adjudicates.
+        now = self.recorder.call("game", lambda: game.master.game(game.id))
+        if now is not None and (now.turn != game.turn or now.status == "finished"):
+            self._advanced(game, TurnOut(adjudicated=game.turn, next=now.turn, completed=now.status == "finished"))
+            return
         turn = self.recorder.call("adjudicate", lambda: game.master.adjudicate(game.id, turn=game.turn))
         if turn is not None:
             self._advanced(game, turn)

@@ -14,6 +14,7 @@ A player's whole turn::
 
 from __future__ import annotations
 
+import time
 from types import TracebackType
 from typing import Any
 
@@ -212,6 +213,20 @@ class FogdipClient:
         ``turn`` is the turn you read (:meth:`_turn`: the game's turn now, if not given)."""
         body = {"ready": ready, "turn": self._turn(game_id, turn)}
         return ReadyOut.model_validate(self._json("POST", f"/api/v1/games/{game_id}/ready", json=body))
+
+    def wait_until_played(self, game_id: str, turn: str, *, timeout: float = 60.0, every: float = 0.1) -> GameOut:
+        """The game once ``turn`` has been played (its turn is another, or it is over): after
+        every seat is ready, the bot files for its seats within seconds and the turn is played
+        then (:attr:`ReadyOut.adjudicated` is ``None`` meanwhile). A :class:`TimeoutError`
+        after ``timeout`` seconds. A long-lived client listens to the game's stream instead."""
+        give_up = time.monotonic() + timeout
+        while True:
+            game = self.game(game_id)
+            if game.turn != turn.strip().upper() or game.status == "finished":
+                return game
+            if time.monotonic() > give_up:
+                raise TimeoutError(f"{turn} of game {game_id} was not played within {timeout:g} seconds")
+            time.sleep(every)
 
     def _turn(self, game_id: str, turn: str | None) -> str:
         """The turn a request is for: as given, or the game's turn as it is now (a script that

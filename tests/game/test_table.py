@@ -12,13 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from fogdip.bots.base import Bot, BotInput
+from fogdip.bots.base import Bot, BotInput, thinking_time
 from fogdip.game import Actor, Game, Refusal, Refused, Role, Status, Table, TableSettings
 from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, VotesCast
 from fogdip.game.pages import Sight, page, page_of, seat_status, sight_of
 from fogdip.game.press import Message, shown, unread
 from fogdip.game.seats import Member
 from fogdip.game.settings import ObserverView, PressMode
+from fogdip.game.table import ReadyMarked
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, 250_000, tzinfo=UTC)
 GM, ALICE, BOB, CAROL = Actor("gm"), Actor("alice"), Actor("bob"), Actor("carol")
@@ -169,7 +170,9 @@ def test_deadlines_run_from_when_asked_in_whole_seconds_never_from_when_the_turn
     )
     slow.file(ALICE, ["A PAR - BUR"], turn="S1901M")
     quick.file(ALICE, ["A PAR - BUR"], turn="S1901M")
-    slow.mark_ready(ALICE, True, turn="S1901M", moment=asked, bots=_slow_bots)
+    slow.think(_slow_bots, random.Random(1), asked)
+    quick.file_for_bots("S1901M", {seat.power: [] for seat in quick.seats if seat.bot}, asked)
+    slow.mark_ready(ALICE, True, turn="S1901M", moment=asked)
     quick.mark_ready(ALICE, True, turn="S1901M", moment=asked)
     assert slow.clock.deadline == quick.clock.deadline == datetime(2026, 3, 1, 12, 15, 0, tzinfo=UTC)
     # Every deadline after a turn is told, not only the first.
@@ -267,7 +270,11 @@ def test_the_turn_is_played_once_every_seat_is_ready_and_empty_seats_wait() -> N
     assert table.turn == "S1901M"  # Turkey's seat is empty: it waits for the game master
     table.mark_ready(ALICE, False, turn="S1901M", moment=T0)
     table.seat_bots(GM, ["TURKEY"])
-    assert table.mark_ready(ALICE, True, turn="S1901M", moment=T0).played == "S1901M"
+    # Every seat is ready, but the bot has yet to file: it never thinks in a player's request.
+    marked = table.mark_ready(ALICE, True, turn="S1901M", moment=T0)
+    assert marked.played is None and marked.bots_thinking and table.turn == "S1901M"
+    bots = {seat.power: [] for seat in table.seats if seat.bot}
+    assert table.file_for_bots("S1901M", bots, T0) == "S1901M"
     assert table.turn == "S1901R" and not any(seat.ready for seat in table.seats)
 
 
@@ -301,7 +308,8 @@ def test_in_gunboat_the_bot_s_seats_are_never_counted_ready() -> None:
         moment=T0,
     )
     assert not alone.bots_hidden and alone.member(ALICE) == Member(Role.PLAYER, "FRANCE")
-    assert alone.mark_ready(ALICE, True, turn="S1901M", moment=T0).played == "S1901M"
+    assert alone.mark_ready(ALICE, True, turn="S1901M", moment=T0).bots_thinking
+    assert alone.think(_slow_bots, random.Random(1), T0) == "S1901M"
 
 
 def test_the_bot_files_for_its_seats_from_its_own_report_before_the_turn() -> None:
@@ -328,6 +336,47 @@ def test_the_bot_files_for_its_seats_from_its_own_report_before_the_turn() -> No
         ("random", "ENGLAND"),
     ]
     assert table.game.record.history[-1].orders["GERMANY"] == ("A BER - KIE",)
+
+
+def test_the_bot_files_at_a_moment_set_by_the_seats_alone_and_a_ready_mark_never_waits_for_it() -> None:
+    table = _started(deadlines={"movement": 3600, "retreats": 600})
+    # Due after the longest each seated bot may think: public, whatever the bot sees.
+    assert table.bots_due == T0 + timedelta(seconds=6 * thinking_time("heuristic"))
+    table.seat("ENGLAND").bot_name = "search"
+    assert {seat.power for seat in table.bots_to_file()} == set(table.game.powers) - {"FRANCE"}
+    table.file(ALICE, ["A PAR - BUR"], turn="S1901M")
+    marked = table.mark_ready(ALICE, True, turn="S1901M", moment=T0)
+    assert (marked.played, marked.bots_thinking) == (None, True)
+    # Filing for some seats plays nothing; orders for a turn played meanwhile are dropped.
+    assert table.file_for_bots("S1901M", {"GERMANY": ["A BER - KIE"]}, T0) is None
+    assert table.file_for_bots("F1901M", {"ITALY": ["A VEN - TYR"]}, T0) is None
+    assert "ITALY" not in table.game.record.filed and table.turn == "S1901M"
+    # A seat that has filed takes nothing more (another process chose for it too).
+    table.file_for_bots("S1901M", {"GERMANY": ["A BER - SIL"]}, T0)
+    rest = {power: [] for power in ("AUSTRIA", "ENGLAND", "ITALY", "RUSSIA", "TURKEY")}
+    moment = T0 + timedelta(seconds=2)
+    assert table.file_for_bots("S1901M", rest, moment) == "S1901M"
+    assert table.game.record.history[-1].orders["GERMANY"] == ("A BER - KIE",)
+    # The next turn's bots are due from when the turn was played (a retreat turn: 6 bots).
+    assert table.bots_due == moment + timedelta(seconds=5 * 0.1 + thinking_time("search"))
+    # The bot's seat is never marked by a person (a postal game's master acting for it).
+    postal = _table(postal=True)
+    postal.seat_bots(GM, ["GERMANY"])
+    postal.start(GM, T0)
+    refusal = _refused(Refused.CONFLICT, postal.mark_ready, Actor("gm", for_power="ger"), True, turn=None, moment=T0)
+    assert refusal.message == "the bot plays GERMANY: it files, and is ready, by itself"
+
+
+def test_in_gunboat_the_bot_files_unseen_and_the_turn_still_waits_for_its_deadline() -> None:
+    table = _table(press="gunboat", deadlines={"movement": 3600})
+    power = table.join(ALICE, rng=random.Random(1)).power
+    table.seat_bots(GM)
+    table.start(GM, T0)
+    table.think(_slow_bots, random.Random(1), T0)
+    assert not table.bots_to_file() and table.ready_count().ready == 0
+    units = len(table.game.reports(power or "")[-1].units)
+    assert table.mark_ready(ALICE, True, turn="S1901M", moment=T0) == ReadyMarked(None, "S1901M", False, units)
+    assert table.play_due(T0 + timedelta(hours=1)) is not None and table.turn != "S1901M"
 
 
 def test_only_a_player_files_and_only_the_game_master_adjudicates() -> None:

@@ -173,15 +173,16 @@ def test_every_turn_is_adjudicated_once_when_the_server_is_killed(fresh_server: 
     def keep_playing() -> None:
         while not stop.is_set():
             try:
-                turn = player.ready(game.id)
+                playing = player.game(game.id).turn
+                player.ready(game.id, turn=playing)
+                player.wait_until_played(game.id, playing, timeout=10)  # as soon as the bot has filed
             except Exception:
                 return
-            assert turn.adjudicated is not None
-            played.append(turn.adjudicated)
+            played.append(playing)
 
     thread = threading.Thread(target=keep_playing)
     thread.start()
-    time.sleep(2.0)
+    time.sleep(4.0)  # a turn takes the bot's time to file (0.6 s): several are played
     server.kill()
     stop.set()
     thread.join(timeout=30)
@@ -193,7 +194,10 @@ def test_every_turn_is_adjudicated_once_when_the_server_is_killed(fresh_server: 
         assert len(history) == len(set(history)), "a turn was adjudicated twice"
         # every acknowledged turn is there, in order; at most the one in flight besides
         assert history[: len(played)] == played and len(history) - len(played) in (0, 1)
-        assert player.ready(game.id).adjudicated == player.view(game.id)["reports"][-1]["phase"]
+        playing = player.game(game.id).turn
+        player.ready(game.id, turn=playing)
+        player.wait_until_played(game.id, playing, timeout=30)  # the bot plays on after the restart
+        assert player.view(game.id)["reports"][-1]["phase"] == playing
     finally:
         restarted.stop()
 

@@ -121,4 +121,8 @@ def test_against_the_bot_alone_its_seats_are_ready(people: dict[str, FogdipClien
     game = people["france"].against_bots("standard", power="FRANCE", options={"press": "gunboat"})
     assert game.press == "gunboat"
     people["france"].file_orders(game.id, FRENCH)
-    assert people["france"].ready(game.id).adjudicated == "S1901M"
+    assert (
+        people["france"].ready(game.id).note
+        == "every seat is ready: the turn is played as soon as the bot has filed, within seconds"
+    )
+    assert people["france"].wait_until_played(game.id, "S1901M").turn == "F1901M"

@@ -114,7 +114,8 @@ def test_every_deadline_is_told_on_the_stream_in_whole_seconds(server: ServerPro
     stream = _stream(server, player, game.id)
     master.start(game.id)
     player.ready(game.id)
-    master.adjudicate(game.id)
+    player.wait_until_played(game.id, "S1901M")  # as soon as the bot has filed
+    master.adjudicate(game.id, turn="S1901R")
     told = [e["deadline"] for e in _heard(stream) if e["type"] == "deadline"]
     assert len(told) == 3  # the start's, and after each turn
     for moment in told:

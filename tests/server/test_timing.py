@@ -10,6 +10,10 @@ timing tells"); each compares many timings, so that the noise of one does not de
 - A stranger's stream to a private game was refused after reading the game, its seats and
   whether the caller watches it, and at once for a game that does not exist: whoever holds a
   game's id could tell whether it exists. Now one query decides, as over HTTP.
+- The last ready mark of a turn let the bot choose for its seats in that request, from the
+  boards its powers see: how long the answer took told the player something of those hidden
+  boards. Now the bot chooses off every request from the turn's start, and files at a moment
+  the seats alone set; the ready mark answers at once, and the turn is played then.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from fogdip.bots.base import thinking_time
 from fogdip.client import FogdipClient
 
 from servers import ServerProcess, account, start_server
@@ -97,7 +102,8 @@ def test_a_map_s_time_does_not_tell_where_another_power_s_units_are(quiet_server
         # The attack: the guess played in a game of France's player's own, against the bots.
         own = attacker.against_bots("fog-of-war", power="GERMANY")
         attacker.file_orders(own.id, guess)
-        assert attacker.ready(own.id).adjudicated == "S1901M"
+        attacker.ready(own.id)
+        attacker.wait_until_played(own.id, "S1901M")
         excess.append(_first_ask_excess(http, own.id))
     quick_when_right = sum(
         excess[i] < excess[j] for i in range(len(GUESSES)) if played[i] for j in range(len(GUESSES)) if not played[j]
@@ -188,3 +194,39 @@ def test_a_player_s_reads_take_no_longer_when_others_talk_or_file(quiet_server: 
             f"France's GET {path or 'game'} takes longer when others talk and file in {longer:.0%} of pairs "
             f"(medians {sorted(loud)[150] * 1000:.2f} ms and {sorted(quiet)[150] * 1000:.2f} ms)"
         )
+
+
+def test_the_last_ready_mark_never_waits_for_the_bot_and_the_turn_is_played_when_the_seats_say(
+    quiet_server: ServerProcess,
+) -> None:
+    """How long the bot thinks depends on the boards its powers see, hidden from the player; so
+    the ready mark that completes a turn must not wait for it. Timed against the slowest bot
+    and the quickest (the contrast of what the old code spent thinking in that request,
+    0.2 s to a second against well under a millisecond): the answers must be alike. The turn
+    is then played when the bot files, at the moment the seats set (the turn's start and the
+    longest each bot may think), not before."""
+    server = quiet_server
+    player = account(server, "rbplayer")
+    # Played once the bot filed, at the seats' moment: six bots' longest thinking after the
+    # turn began; not before, and not long after (the bot chose meanwhile).
+    for bot in ("random", "search"):
+        began = time.monotonic()
+        made = player.against_bots("fog-of-war", power="FRANCE", bot=bot)
+        player.ready(made.id, turn="S1901M")
+        after = player.wait_until_played(made.id, "S1901M", timeout=60, every=0.02)
+        waited, pause = time.monotonic() - began, 6 * thinking_time(bot)
+        assert after.turn != "S1901M" and pause <= waited <= pause + 5, (bot, waited, pause)
+    times: dict[str, list[float]] = {"search": [], "random": []}
+    for round_ in range(12):
+        for bot in ("search", "random") if round_ % 2 else ("random", "search"):  # drift falls on both
+            made = player.against_bots("fog-of-war", power="FRANCE", bot=bot)
+            player.file_orders(made.id, FRENCH, turn="S1901M")
+            start = time.perf_counter()
+            marked = player.ready(made.id, turn="S1901M")
+            times[bot].append(time.perf_counter() - start)
+            assert marked.adjudicated is None and marked.note and "as soon as the bot has filed" in marked.note
+    slow, quick = times["search"], times["random"]
+    assert _alike(slow, quick) < 0.8 and max(slow) < 0.25, (
+        f"the last ready mark waits for the bot: against search {[round(t * 1000, 1) for t in slow]} ms, "
+        f"against random {[round(t * 1000, 1) for t in quick]} ms"
+    )

@@ -188,6 +188,9 @@ def test_no_unit_outside_sight_reaches_the_page(browser: Browser, server: Server
         expect(board).not_to_have_attribute("data-turn", turn, timeout=15_000)  # live, no reload
         page.wait_for_load_state("networkidle")
         captured.doms.append((f"{turn} → next", page.content()))
+    # every phase the player may step to now: the map the last phase was played on is one
+    hrefs = [link.get_attribute("href") or "" for link in page.locator("nav.history a").all()]
+    phases += [href.rsplit("phase=", 1)[1] for href in hrefs if "phase=" in href]
     watched.close()
     assert not watched.policy_violations(), watched.problems
     assert not found, "units outside sight reach the page:\n" + "\n".join(found[:20])

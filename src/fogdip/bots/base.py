@@ -164,6 +164,24 @@ def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_factories()))
 
 
+#: The longest each bot takes for one power's orders, with room to spare, on the 2-core machine
+#: the bench measures (``bench/bots.py``: the heuristic's slowest is a few milliseconds; the
+#: search stops at its 0.8 s budget). A server files a bot's orders this long after the turn
+#: began, never sooner, so that when they are filed tells nobody how long the bot thought.
+THINKING_SECONDS: Mapping[str, float] = MappingProxyType(
+    {"random": 0.05, "heuristic": 0.1, "heuristic-blind": 0.1, "search": 1.5}
+)
+
+
+def thinking_time(name: str) -> float:
+    """The longest the bot named ``name`` takes for one power's orders (seconds).
+
+    >>> thinking_time("heuristic")
+    0.1
+    """
+    return THINKING_SECONDS[name.strip().lower()]
+
+
 def bot_named(name: str) -> Bot:
     """A bot by its name; a :class:`ValueError` naming the known ones for any other."""
     factory = _factories().get(name.strip().lower())
@@ -172,4 +190,4 @@ def bot_named(name: str) -> Bot:
     return factory()
 
 
-__all__ = ["DEFAULT_BOT", "SETUP", "Bot", "BotInput", "bot_named", "bot_names"]
+__all__ = ["DEFAULT_BOT", "SETUP", "THINKING_SECONDS", "Bot", "BotInput", "bot_named", "bot_names", "thinking_time"]

@@ -204,9 +204,11 @@ def ready(
     with errors():
         with _changing(game) as table:
             who = table.seat(power).power
-            marked = table.mark_ready(
-                _for(table, who), not not_ready, turn=None, moment=_now(), bots=bot_named, rng=random.SystemRandom()
-            )
+            moment = _now()
+            # The bot files for its seats first (here, in the master's own time), so that the
+            # last seat's mark plays the turn.
+            table.think(bot_named, random.SystemRandom(), moment)
+            marked = table.mark_ready(_for(table, who), not not_ready, turn=None, moment=moment)
         console = Console(highlight=False)
         if not_ready:
             console.print(f"{who} is not ready.")

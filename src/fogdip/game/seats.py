@@ -10,11 +10,11 @@ yet), who is acting, and what they are in the game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from fogdip.bots.base import DEFAULT_BOT
-from fogdip.game.settings import Role
+from fogdip.game.settings import ObserverView, Role
 
 #: How an observer's stream is known among the listeners of a game: never the name of a
 #: power, so events meant for some powers only never reach it.
@@ -82,4 +82,27 @@ def seat_of(seats: Sequence[Seat], power: str) -> Seat:
     return next(seat for seat in seats if seat.power == power)
 
 
-__all__ = ["NOBODY", "OBSERVER", "Actor", "Member", "Seat", "seat_of"]
+def membership(
+    account: str | None,
+    seats: Iterable[tuple[str, str | None]],
+    master: str | None,
+    watching: bool,
+    observers: ObserverView,
+) -> Member:
+    """What the account is in a game whose seats (power, player), master and observers are
+    these: a player's seat comes first (someone who set up a game against bots and plays in it
+    sees it as a player), then the game master, then an observer where the game takes them.
+    The one rule, for a table and for the streams that follow who holds which seat."""
+    if account is None:
+        return NOBODY
+    for power, player in seats:
+        if player == account:
+            return Member(Role.PLAYER, power)
+    if account == master:
+        return Member(Role.MASTER)
+    if watching and observers is not ObserverView.NONE:
+        return Member(Role.OBSERVER)
+    return NOBODY
+
+
+__all__ = ["NOBODY", "OBSERVER", "Actor", "Member", "Seat", "membership", "seat_of"]

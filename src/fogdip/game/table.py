@@ -17,7 +17,15 @@ be told), or raises a :class:`~fogdip.game.refusals.Refusal` that says why not.
 >>> table.start(Actor("gm"), datetime(2026, 1, 1, tzinfo=UTC))
 >>> [check.ok for check in table.file(alice, ["A PAR - BUR"], turn="S1901M")]
 [True]
->>> table.mark_ready(alice, True, turn="S1901M", moment=datetime(2026, 1, 1, tzinfo=UTC)).played
+>>> marked = table.mark_ready(alice, True, turn="S1901M", moment=datetime(2026, 1, 1, tzinfo=UTC))
+>>> marked.played, marked.bots_thinking
+(None, True)
+
+The bot's seats think off the request (a server's :mod:`fogdip.server.bot_seats`); here, now:
+
+>>> import random
+>>> from fogdip.bots.base import bot_named
+>>> table.think(bot_named, random.Random(1), datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC))
 'S1901M'
 >>> table.turn, table.status
 ('S1901R', <Status.ACTIVE: 'active'>)
@@ -28,19 +36,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from fogdip.bots.base import DEFAULT_BOT, Bot, BotInput, bot_names
+from fogdip.bots.base import DEFAULT_BOT, Bot, BotInput, bot_names, thinking_time
 from fogdip.engine.errors import FogdipError
+from fogdip.game.answers import Played, ReadyCount, ReadyMarked
 from fogdip.game.clock import Clock
-from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, TableEvent, VotesCast
-from fogdip.game.press import Message, address
+from fogdip.game.events import DeadlineSet, PhasePlayed, ReadyCounted, SeatsSwapped, TableEvent, VotesCast
+from fogdip.game.press import Message
 from fogdip.game.refusals import Refusal, Refused
-from fogdip.game.seats import NOBODY, Actor, Member, Seat
+from fogdip.game.seats import NOBODY, Actor, Member, Seat, membership
 from fogdip.game.service import Game
-from fogdip.game.settings import ObserverView, PressMode, PressRange, Role, Status, TableSettings, power_named
+from fogdip.game.settings import ObserverView, PressMode, Role, Status, TableSettings, power_named
 from fogdip.game.summary import Summary
+from fogdip.game.table_press import PressRules
 from fogdip.variants import PRESETS
 from fogdip.variants.filing import LineCheck
 
@@ -57,55 +67,8 @@ def known_bot(name: str) -> str:
     return wanted
 
 
-def membership(
-    account: str | None,
-    seats: Iterable[tuple[str, str | None]],
-    master: str | None,
-    watching: bool,
-    observers: ObserverView,
-) -> Member:
-    """What the account is in a game whose seats (power, player), master and observers are
-    these: a player's seat comes first (someone who set up a game against bots and plays in it
-    sees it as a player), then the game master, then an observer where the game takes them.
-    The one rule, for a table and for the streams that follow who holds which seat."""
-    if account is None:
-        return NOBODY
-    for power, player in seats:
-        if player == account:
-            return Member(Role.PLAYER, power)
-    if account == master:
-        return Member(Role.MASTER)
-    if watching and observers is not ObserverView.NONE:
-        return Member(Role.OBSERVER)
-    return NOBODY
-
-
-@dataclass(frozen=True)
-class Played:
-    """What a ready mark, the game master or a deadline did: the turn played (``None``: it
-    still waits), the turn now to play, and whether the game is over."""
-
-    played: str | None
-    next: str
-    completed: bool
-
-
-@dataclass(frozen=True)
-class ReadyMarked(Played):
-    """A ready mark's answer: as :class:`Played`, and how many of the power's units its
-    orders leave without one (each will hold, or take the game's default)."""
-
-    unordered: int = 0
-
-
-@dataclass(frozen=True)
-class ReadyCount:
-    ready: int
-    of: int
-
-
 @dataclass
-class Table:
+class Table(PressRules):
     """One game at its table. ``watching`` holds the observers the store read: all of them
     (a game file), or only the one asking (the server reads no more)."""
 
@@ -127,6 +90,11 @@ class Table:
     sent: list[Message] = field(default_factory=list)
     #: The game in brief, where a store listing games gave it without reading the game.
     summary: Summary | None = None
+    #: When the bot's seats file this turn's orders (``None``: at once, if any has yet to).
+    #: They think from the turn's start, off every request, and file at this moment, which
+    #: nothing hidden moves: when the turn is played then tells nobody what the bot saw, nor
+    #: how long it thought (:meth:`bots_to_file`).
+    bots_due: datetime | None = None
 
     @classmethod
     def new(
@@ -172,6 +140,7 @@ class Table:
             other.bot_name = bot
         table.status = Status.ACTIVE
         table.clock = table.clock.schedule(settings.deadline_for(table.turn), moment)
+        table.bots_due = table._bots_due_from(moment)
         return table
 
     # --- who is who -------------------------------------------------------------------------
@@ -245,10 +214,64 @@ class Table:
         )
 
     def is_ready(self, seat: Seat) -> bool:
-        """A player's seat once marked, the bot's always (but where it is hidden), an empty
-        one never (but in a postal game, where the game master marks it as its player's
-        letter says). The turn is played once every seat is."""
-        return (seat.bot and not self.bots_hidden) or (self._answered(seat) and seat.ready)
+        """A player's seat once marked, the bot's always (but where it is hidden: never), an
+        empty one never (but in a postal game, where the game master marks it as its player's
+        letter says). The turn is played once every seat is, and the bot has filed."""
+        if seat.bot:
+            return not self.bots_hidden
+        return self._answered(seat) and seat.ready
+
+    def bots_to_file(self) -> tuple[Seat, ...]:
+        """The bot's seats that have yet to file this turn's orders. A bot's seat is marked
+        ready once it has: the table's own mark, shown to nobody (the bot's seat always counts
+        as ready, where it is not hidden). Orders filed for its power otherwise (by a postal
+        game's master, or kept from an older fogdip) are kept: the bot files none over them."""
+        if self.status is not Status.ACTIVE:
+            return ()
+        waiting = tuple(seat for seat in self.seats if seat.bot and not seat.ready)
+        if not waiting or self.game.position.completed:
+            return ()
+        filed = self.game.record.filed
+        return tuple(seat for seat in waiting if seat.power not in filed)
+
+    def _bots_due_from(self, began: datetime) -> datetime | None:
+        """When the bot's seats file, for a turn that began at ``began``: after the longest
+        each bot to file may think, one after the other (all public: the bots seated)."""
+        waiting = self.bots_to_file()
+        if not waiting:
+            return None
+        return began + timedelta(seconds=sum(thinking_time(seat.bot_name) for seat in waiting))
+
+    def file_for_bots(self, turn: str, orders: Mapping[str, Sequence[str]], moment: datetime) -> str | None:
+        """File what the bot chose for its seats for ``turn`` (each power's lines as a player's,
+        a refused line dropped; none: the game's defaults), and play the turn if every seat is
+        ready now: the turn played (``None``: it still waits). What is for a turn played
+        meanwhile, or for a seat the bot no longer holds or that has filed, is dropped."""
+        if turn != self.turn:
+            return None
+        for seat in self.bots_to_file():
+            if seat.power in orders:
+                self._file_bot_lines(seat.power, orders[seat.power])
+                seat.ready = True
+        if self.bots_to_file():
+            return None
+        self.bots_due = None
+        if self.status is Status.ACTIVE and all(self.is_ready(seat) for seat in self.seats):
+            return self._play(moment, None, None)
+        return None
+
+    def think(self, bots: BotPlayer, rng: random.Random, moment: datetime) -> str | None:
+        """The bot files for its seats now, in the caller's own time (``fogdip gm``, a test:
+        never a request a player times), and the turn is played if every seat is ready."""
+        chosen = {
+            seat.power: bots(seat.bot_name).orders(BotInput.of(self.game, seat.power), rng)
+            for seat in self.bots_to_file()
+        }
+        return self.file_for_bots(self.turn, chosen, moment)
+
+    def _file_bot_lines(self, power: str, lines: Sequence[str]) -> None:
+        if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
+            self.game.file(power, list(lines), partial=True)
 
     def _answered(self, seat: Seat) -> bool:
         """Whether someone answers for the seat: its player, or a postal game's master."""
@@ -346,6 +369,7 @@ class Table:
             if seat.player is None and (seat.power in wanted if wanted is not None else not seat.bot):
                 seat.bot = True
                 seat.bot_name = bot
+                seat.ready = False  # it files what it chooses, for this turn too
 
     def swap(self, actor: Actor, first: str, second: str) -> None:
         """Swap two seats' players (or the bot) before the start: powers drawn as the game
@@ -377,6 +401,7 @@ class Table:
             raise Refusal.conflict(f"the game is {self.status.value}, not forming")
         self.status = Status.ACTIVE
         self._set_clock(self.clock.schedule(self.settings.deadline_for(self.turn), moment))
+        self.bots_due = self._bots_due_from(moment)
 
     def pause(self, actor: Actor, moment: datetime) -> None:
         self.master_only(actor)
@@ -448,27 +473,30 @@ class Table:
         *,
         turn: str | None,
         moment: datetime,
-        bots: BotPlayer | None = None,
-        rng: random.Random | None = None,
     ) -> ReadyMarked:
         """Mark the acting player's orders ready (or not); once every seat is ready, the turn
-        is played at once. The answer says how many of its units have no order."""
+        is played at once, or once the bot has filed for its seats (it never thinks in a
+        player's request: how long that took would tell what it saw). The answer says how
+        many of its units have no order."""
         seat = self.player(actor, "only a player marks its orders ready")
+        if seat.bot:
+            raise Refusal.conflict(f"the bot plays {seat.power}: it files, and is ready, by itself")
         if self.status is not Status.ACTIVE:
             raise Refusal.conflict(f"the game is {self.status.value}; orders are marked ready once it has started")
         self._check_turn(turn)
         unordered = self.game.unordered(seat.power)
         changed = seat.ready != ready
         seat.ready = ready
-        if ready and all(self.is_ready(each) for each in self.seats):
-            # Every seat is ready (an empty one waits for the game master, or the deadline; so
-            # does the bot's in a gunboat game, where nobody may tell its seats).
-            played = self._play(moment, bots, rng)
+        everyone = ready and all(self.is_ready(each) for each in self.seats)
+        # Every seat is ready (an empty one waits for the game master, or the deadline; so does
+        # the bot's in a gunboat game, where nobody may tell its seats), and the bot has filed.
+        if everyone and not self.bots_to_file():
+            played = self._play(moment, None, None)
             return ReadyMarked(played, self.turn, self.game.position.completed, unordered)
         counted = self.ready_told(NOBODY)
         if changed and counted is not None:
             self.events.append(ReadyCounted(self.turn, ready=counted.ready, of=counted.of))
-        return ReadyMarked(None, self.turn, self.game.position.completed, unordered)
+        return ReadyMarked(None, self.turn, self.game.position.completed, unordered, bots_thinking=everyone)
 
     def adjudicate(
         self,
@@ -500,19 +528,17 @@ class Table:
         return Played(played, self.turn, self.game.position.completed)
 
     def _play(self, moment: datetime, bots: BotPlayer | None, rng: random.Random | None) -> str:
-        """Play the next turn: first every bot seat that has filed nothing files, from its own
-        power's latest report only, as a player would; then every seat's turn is cleared, the
-        members told, and the next deadline set from ``moment``."""
+        """Play the next turn: first every bot seat that has not filed files (with ``bots``:
+        the game master's or a deadline's turn, in nobody's request but the master's), from
+        its own power's reports only, as a player would; then every seat's turn is cleared,
+        the members told, and the next deadline set from ``moment``."""
         game = self.game
         if bots is not None:
-            for seat in self.seats:
-                if seat.bot and seat.power not in game.record.filed:
-                    # Never seeded from anything a player knows (the game, the turn, the power):
-                    # its orders could be foretold, and in gunboat its seat told from a person's.
-                    given = BotInput.of(game, seat.power)
-                    lines = bots(seat.bot_name).orders(given, rng or random.SystemRandom())
-                    if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
-                        game.file(seat.power, lines, partial=True)
+            for seat in self.bots_to_file():
+                # Never seeded from anything a player knows (the game, the turn, the power):
+                # its orders could be foretold, and in gunboat its seat told from a person's.
+                given = BotInput.of(game, seat.power)
+                self._file_bot_lines(seat.power, bots(seat.bot_name).orders(given, rng or random.SystemRandom()))
         played = game.adjudicate()
         for seat in self.seats:
             seat.ready = False
@@ -531,6 +557,7 @@ class Table:
         )
         if self.status is Status.ACTIVE:
             self._set_clock(self.clock.schedule(self.settings.deadline_for(self.turn), moment))
+        self.bots_due = self._bots_due_from(moment)
         return played.turn
 
     # --- draws --------------------------------------------------------------------------------
@@ -567,25 +594,6 @@ class Table:
             self.events.append(VotesCast(self.turn, votes=self.open_votes()))
         return False
 
-    # --- press --------------------------------------------------------------------------------
-
-    def reader(self, actor: Actor) -> Member:
-        """Who may read the game's press: its members (observers, the messages to all)."""
-        member = self.visible(actor)
-        if member.role is Role.NONE:
-            raise Refusal.forbidden("only the game's members read its press: join it, or watch it")
-        return member
-
-    def mark_read(self, actor: Actor, up_to: int, listed: int) -> Seat:
-        """The acting player has read its messages up to ``up_to`` (of the ``listed`` in its
-        list): a read mark never goes back, nor past the list."""
-        member = self.reader(actor)
-        if member.power is None:
-            raise Refusal.forbidden("only players keep count of what they have read")
-        seat = self.seat(member.power)
-        seat.read = max(seat.read, min(up_to, listed))
-        return seat
-
     @classmethod
     def create(
         cls,
@@ -612,48 +620,6 @@ class Table:
             raise Refusal.bad_request(str(exc), "bad-options") from None
         chosen = TableSettings.for_game(game, preset=preset, **settings)
         return cls.new(table_id, game, chosen, master=master.account, invite=invite)
-
-    def in_range(self, power: str) -> list[str]:
-        """The powers ``power`` may write to under adjacency-limited press: those whose units
-        its latest report shows next to one of its own units. Only what ``power`` knows decides
-        it, so a refusal tells it nothing it did not know."""
-        latest = self.game.latest_report(power)
-        board = self.game.variant.board
-        own = [unit.province for unit in latest.units if unit.owner == power and not unit.dislodged]
-        near = set().union(*(board.adjacent_provinces(province) for province in own)) if own else set()
-        return sorted(
-            {
-                unit.owner
-                for unit in latest.units
-                if unit.owner is not None and unit.owner != power and not unit.dislodged and unit.province in near
-            }
-        )
-
-    def send(self, actor: Actor, to: Sequence[str] | str, body: str, claim: str | None = None) -> Message:
-        """Send a message from the acting player's power, under the game's press."""
-        member = self.reader(actor)
-        if member.power is None:
-            raise Refusal.forbidden("only players write press")
-        if self.settings.press is PressMode.NONE:
-            raise Refusal.forbidden("this game has no press")
-        if self.status is Status.FINISHED:
-            raise Refusal.conflict("the game is over")
-        powers = [seat.power for seat in self.seats]
-        others = [power for power in powers if power != member.power]
-        reach = self.in_range(member.power) if self.settings.press_range is PressRange.ADJACENT else others
-        recipients, claimed = address(
-            member.power,
-            to,
-            claim,
-            powers=powers,
-            press=self.settings.press,
-            press_range=self.settings.press_range,
-            reach=reach,
-        )
-        message = Message(self.turn, member.power, recipients, body, claimed)
-        self.sent.append(message)
-        self.events.append(MessageSent(self.turn, audience=message.audience))
-        return message
 
 
 def _verdict(check: LineCheck) -> dict[str, object]:

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fogdip.game import Refusal, Refused
 from fogdip.server import auth, games, lifecycle, press, stream, transfer
+from fogdip.server.bot_seats import BotSeats
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
 from fogdip.server.deadlines import keep_deadlines
@@ -50,6 +51,8 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     hub = Hub(database)
     reads = ReadCache()
     database.on_commit(reads.committed)
+    bot_seats = BotSeats(database, reads, settings.deadline_check)
+    database.on_commit(bot_seats.committed)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -63,9 +66,11 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
             take_over()
             collector = asyncio.create_task(collect_garbage(settings.gc_every))
         keeper = asyncio.create_task(keep_deadlines(database, reads, settings.deadline_check))
+        bot_player = asyncio.create_task(bot_seats.run())
         feeder = asyncio.create_task(hub.run())
         yield
         keeper.cancel()
+        bot_player.cancel()
         feeder.cancel()
         if collector is not None:
             collector.cancel()

@@ -25,9 +25,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
-from fogdip.game.seats import NOBODY, Member
+from fogdip.game.seats import NOBODY, Member, membership
 from fogdip.game.settings import ObserverView, Role
-from fogdip.game.table import membership
 from fogdip.server.db import Database
 from fogdip.server.models import ApiToken, Event, GameRow, Observer, Seat, Session
 

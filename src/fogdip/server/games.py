@@ -202,19 +202,21 @@ def adjudicate(game_id: str, body: AdjudicateIn, state: Server, caller: SignedIn
 @router.post(
     "/{game_id}/ready",
     response_model=ReadyOut,
-    summary="Mark your orders for a turn ready (or not); the turn is adjudicated once every seat is ready",
+    summary="Mark your orders for a turn ready (or not); the turn is adjudicated once every seat is ready and the bot has filed",
 )
 def mark_ready(game_id: str, body: ReadyIn, state: Server, caller: SignedIn) -> ReadyOut:
     moment = now()
-    player, rng = bots()
     with changing(state, caller, game_id) as (_store, table):
-        marked = table.mark_ready(actor(caller), body.ready, turn=body.turn, moment=moment, bots=player, rng=rng)
-    note = None
+        marked = table.mark_ready(actor(caller), body.ready, turn=body.turn, moment=moment)
+    notes = []
     if body.ready and marked.unordered:
-        note = (
+        notes.append(
             f"{marked.unordered} of your units {'has' if marked.unordered == 1 else 'have'} no order: "
             "each holds (or takes the game's default)"
         )
+    if marked.bots_thinking:
+        notes.append("every seat is ready: the turn is played as soon as the bot has filed, within seconds")
+    note = "; ".join(notes) or None
     return ReadyOut(
         adjudicated=marked.played, next=marked.next, completed=marked.completed, unordered=marked.unordered, note=note
     )

@@ -128,6 +128,9 @@ class GameRow(Base):
     deadlines: Mapped[str] = mapped_column(Text, default="{}")
     #: When the current turn is adjudicated if it has not been already (none: no deadline).
     deadline_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: When its bot seats file this turn's orders, where one has yet to (none: at once, or
+    #: none has: :attr:`fogdip.game.Table.bots_due`).
+    bots_due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     #: Seconds that were left of the deadline when the game was paused.
     paused_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: none, public, white, grey, black or gunboat (fogdip.server.press)

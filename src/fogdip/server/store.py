@@ -79,6 +79,8 @@ class _Kept:
 
 #: Where :meth:`ReadCache.saved` lists, in a session's ``info``, the games its transaction saved.
 _SAVED = "fogdip.saved"
+#: Set on a session that saved a game whose bot seats have yet to file.
+BOTS_WAITING = "fogdip.bots-waiting"
 
 
 class ReadCache:
@@ -412,6 +414,7 @@ class SqlStore:
             Clock(row.deadline_at, row.paused_left),
             row.version,
             summary=_summary(row) if summary else None,
+            bots_due=row.bots_due_at,
         )
         if not summary:
             table.game.record  # noqa: B018 - read now, in this request's transaction, as a rule will
@@ -527,6 +530,10 @@ class SqlStore:
         game = table.game
         row.status = table.status.value
         row.deadline_at = table.clock.deadline
+        waiting = bool(table.bots_to_file())
+        row.bots_due_at = (table.bots_due or moment) if waiting else None
+        if waiting:
+            self.session.info[BOTS_WAITING] = True  # this process's bot seats look at once
         row.paused_left = table.clock.paused_left
         if position:
             row.position = position_document(game.position, game.variant)
@@ -747,6 +754,7 @@ def upgrade_games(session: Session) -> list[str]:
 
 
 __all__ = [
+    "BOTS_WAITING",
     "DamagedGame",
     "ReadCache",
     "SqlStore",

@@ -29,7 +29,7 @@ from fogdip.server.auth import Server
 from fogdip.server.routing import Router
 from fogdip.server.state import ServerState
 from fogdip.server.store import SqlStore, now
-from fogdip.server.tables import actor, bots, changing, reading
+from fogdip.server.tables import actor, changing, reading
 from fogdip.variants.record import filed_texts
 from fogdip.web.choices import choices_of
 from fogdip.web.forms import Csrf, Turn, acting, change, not_found
@@ -209,15 +209,16 @@ def mark_ready(
     turn: Turn,
     ready: Annotated[bool, Form()] = True,
 ) -> Response:
-    player, rng = bots()
     try:
         caller = acting(request, state, csrf)
         with changing(state, caller, game_id) as (_store, table):
-            marked = table.mark_ready(actor(caller), ready, turn=turn, moment=now(), bots=player, rng=rng)
+            marked = table.mark_ready(actor(caller), ready, turn=turn, moment=now())
     except Refusal as refusal:
         return pages_of(request).render("_ready.html", {"note": refusal.message, "refused": True})
     if marked.played is not None:
         note = f"Every seat was ready: {marked.played} is played. The board shows {marked.next} now."
+    elif marked.bots_thinking:
+        note = f"Every seat is ready: {turn} is played as soon as the bot has filed, within seconds."
     elif ready:
         left = f" ({marked.unordered} of your units have no order: they hold.)" if marked.unordered else ""
         note = f"Ready for {turn}.{left} The turn is played once every seat is ready, or at its deadline."
