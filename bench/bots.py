@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fogdip.bots.base import BotInput, bot_named
+from fogdip.bots.base import THINKING_SECONDS, BotInput, bot_named
 from fogdip.bots.belief import believe
 from fogdip.bots.heuristic import Heuristic
 from fogdip.bots.search import Search
@@ -59,7 +59,10 @@ class Timing:
     def row(self) -> str:
         median, p95, top = self.milliseconds()
         rate = self.lines / sum(self.seconds) if sum(self.seconds) else float("inf")
-        return f"{self.name:12s} {len(self.seconds):6d} {median:10.2f} {p95:10.2f} {top:10.2f} {rate:12.0f}"
+        # The server files a bot's orders this long after a turn begins (fogdip.server.bot_seats).
+        bound = THINKING_SECONDS.get(self.name)
+        allowed = f"{1000 * bound:10.0f}" if bound is not None else f"{'-':>10s}"
+        return f"{self.name:12s} {len(self.seconds):6d} {median:10.2f} {p95:10.2f} {top:10.2f} {rate:12.0f} {allowed}"
 
 
 def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -> list[BotInput]:
@@ -237,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     games, turns = (1, 8) if args.quick else (args.games, args.turns)
     inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
     print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")
-    print(f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s}")
+    print(
+        f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s} {'bound ms':>10s}"
+    )
     for name, choose in choosers(args.bots.split(","), settings).items():
         print(time_bot(name, choose, inputs, args.seed).row(), flush=True)
     mila = time_mila(games, args.seed, 2 * turns)

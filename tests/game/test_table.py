@@ -12,14 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from fogdip.bots.base import Bot, BotInput, thinking_time
+from fogdip.bots.base import THINKING_SECONDS, Bot, BotInput, thinking_time
 from fogdip.game import Actor, Game, Refusal, Refused, Role, Status, Table, TableSettings
 from fogdip.game.events import DeadlineSet, MessageSent, PhasePlayed, ReadyCounted, SeatsSwapped, VotesCast
 from fogdip.game.pages import Sight, page, page_of, seat_status, sight_of
 from fogdip.game.press import Message, shown, unread
 from fogdip.game.seats import Member
 from fogdip.game.settings import ObserverView, PressMode
-from fogdip.game.table import ReadyMarked
+from fogdip.game.table import BOTS_GRACE, ReadyMarked
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, 250_000, tzinfo=UTC)
 GM, ALICE, BOB, CAROL = Actor("gm"), Actor("alice"), Actor("bob"), Actor("carol")
@@ -377,6 +377,53 @@ def test_in_gunboat_the_bot_files_unseen_and_the_turn_still_waits_for_its_deadli
     units = len(table.game.reports(power or "")[-1].units)
     assert table.mark_ready(ALICE, True, turn="S1901M", moment=T0) == ReadyMarked(None, "S1901M", False, units)
     assert table.play_due(T0 + timedelta(hours=1)) is not None and table.turn != "S1901M"
+
+
+def test_a_deadline_waits_for_the_bot_and_the_turn_is_played_as_it_files() -> None:
+    table = _started(deadlines={"movement": 60, "retreats": 60})
+    deadline = table.clock.deadline
+    assert deadline is not None and table.bots_due is not None and table.bots_due < deadline
+    late = deadline + timedelta(seconds=5)
+    table.bots_due = deadline + timedelta(seconds=1)  # a bot not yet filed when the deadline passes
+    assert table.due(late) and table.waits_for_bots(late) and table.play_due(late) is None
+    assert table.turn == "S1901M"
+    quiet = {seat.power: [] for seat in table.seats if seat.bot}
+    assert table.file_for_bots("S1901M", quiet, late) == "S1901M"
+    # The next deadline runs from the one passed, as a deadline's turn's always does.
+    assert table.clock.deadline == deadline + timedelta(seconds=60)
+    # A bot player that never files is waited for 30 s past its moment, then no longer.
+    stalled = _started(deadlines={"movement": 60})
+    assert stalled.bots_due is not None
+    after = stalled.bots_due + BOTS_GRACE + timedelta(seconds=61)
+    assert not stalled.waits_for_bots(after)
+    assert stalled.play_due(after, _slow_bots, random.Random(1)) is not None
+
+
+def test_the_bot_s_moment_is_set_again_on_resuming_and_seating_and_counts_no_hidden_seat() -> None:
+    table = _started()
+    table.pause(GM, T0)
+    assert table.bots_to_file() == () and table.bots_due_at(T0) is None  # paused: none files
+    resumed = T0 + timedelta(hours=1)
+    table.resume(GM, resumed)
+    assert table.bots_due == resumed + timedelta(seconds=6 * thinking_time("heuristic"))
+    # Seated while the game is under way: it files from then, for this turn too.
+    late = _table()
+    late.join(ALICE, "FRANCE")
+    late.seat_bots(GM, ["GERMANY"])
+    late.start(GM, T0)
+    seated = T0 + timedelta(minutes=3)
+    late.seat_bots(GM, ["ITALY"], "search", moment=seated)
+    assert late.bots_due == seated + timedelta(seconds=thinking_time("heuristic") + thinking_time("search"))
+    # A game kept without a moment for its bot (an older fogdip's): counted from when it is saved.
+    late.bots_due = None
+    assert late.bots_due_at(seated) == seated + timedelta(seconds=0.1 + 1.5)
+    # Where the bot's seats are hidden, the moment is the slowest bot's on every seat.
+    hidden = _table(press="gunboat")
+    hidden.join(ALICE)
+    hidden.seat_bots(GM, bot="random")
+    hidden.start(GM, T0)
+    assert hidden.bots_hidden
+    assert hidden.bots_due == T0 + timedelta(seconds=7 * max(THINKING_SECONDS.values()))
 
 
 def test_only_a_player_files_and_only_the_game_master_adjudicates() -> None:

@@ -48,6 +48,26 @@ def test_the_deadline_adjudicates_the_turn_with_the_orders_filed(server: ServerP
     assert reports[1]["phase"] == "S1901M" and "A PAR - BUR" in reports[1]["text"]
 
 
+@pytest.mark.databases("sqlite")  # the keeper's seconds; the rule is the table's, tested in-process
+def test_a_deadline_passed_before_the_bot_filed_waits_for_it_and_the_turn_is_played_as_it_files(
+    server: ServerProcess,
+) -> None:
+    """Six search seats file 9 s after the turn began (their longest thinking, public); a
+    2-second deadline passes long before. The keeper does not let the bot think then (how long
+    it took would show in when the turn is played): the turn waits, and is played as the bot
+    files, with its orders."""
+    master, france, game_id = master_and_france(server, QUICK)
+    master.seat_bots(game_id, bot="search")
+    began = time.monotonic()
+    master.start(game_id)
+    time.sleep(4)
+    assert france.game(game_id).turn == "S1901M"  # the deadline passed; the bot has yet to file
+    wait_for(lambda: france.game(game_id).turn != "S1901M", 20)
+    assert time.monotonic() - began >= 6 * 1.5
+    orders = master.export_game(game_id)["history"][0]["orders"]
+    assert sum(bool(orders.get(power)) for power in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")) >= 5
+
+
 @pytest.mark.databases("sqlite")  # the clock is the table's, tested in-process; here, the keeper's seconds
 def test_pause_resume_and_extend(server: ServerProcess) -> None:
     master, france, game_id = master_and_france(server, {"movement": 3, "retreats": 3, "adjustments": 3})

@@ -205,18 +205,20 @@ def ready(
         with _changing(game) as table:
             who = table.seat(power).power
             moment = _now()
-            # The bot files for its seats first (here, in the master's own time), so that the
-            # last seat's mark plays the turn.
-            table.think(bot_named, random.SystemRandom(), moment)
             marked = table.mark_ready(_for(table, who), not not_ready, turn=None, moment=moment)
+            # The bot files for its seats now (in the master's own time); the turn is played
+            # then if every seat is ready.
+            played = marked.played
+            if played is None:
+                played = table.think(bot_named, random.SystemRandom(), moment)
         console = Console(highlight=False)
         if not_ready:
             console.print(f"{who} is not ready.")
             return
         left = f" ({marked.unordered} unit(s) have no order: they hold)" if marked.unordered else ""
         console.print(f"{who} is ready{left}.")
-        if marked.played is not None:
-            console.print(f"Every seat was ready: {marked.played} is adjudicated; next: {marked.next}.")
+        if played is not None:
+            console.print(f"Every seat was ready: {played} is adjudicated; next: {table.turn}.")
 
 
 @gm_app.command()
@@ -252,7 +254,7 @@ def bots(
     power's own reports only."""
     with errors():
         with _changing(game) as table:
-            table.seat_bots(_master(table), powers or None, bot)
+            table.seat_bots(_master(table), powers or None, bot, moment=_now())
         Console(highlight=False).print(
             "The bot plays " + ", ".join(f"{seat.power} ({seat.bot_name})" for seat in table.seats if seat.bot) + "."
         )

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from fogdip.bots.base import DEFAULT_BOT, Bot, BotInput, bot_names, thinking_time
+from fogdip.bots.base import DEFAULT_BOT, THINKING_SECONDS, Bot, BotInput, bot_names, thinking_time
 from fogdip.engine.errors import FogdipError
 from fogdip.game.answers import Played, ReadyCount, ReadyMarked
 from fogdip.game.clock import Clock
@@ -57,6 +57,11 @@ from fogdip.variants.filing import LineCheck
 #: The bots, by name (:func:`fogdip.bots.base.bot_named`): each seat's plays its power from
 #: what that power is told only (:class:`~fogdip.bots.base.BotInput`).
 BotPlayer = Callable[[str], Bot]
+
+SECOND = timedelta(seconds=1)
+#: How long past the bot's moment a turn whose deadline passed waits for it to file (a bot
+#: player stalled, or none running), before the bot chooses then and there.
+BOTS_GRACE = 30 * SECOND
 
 
 def known_bot(name: str) -> str:
@@ -235,12 +240,27 @@ class Table(PressRules):
         return tuple(seat for seat in waiting if seat.power not in filed)
 
     def _bots_due_from(self, began: datetime) -> datetime | None:
-        """When the bot's seats file, for a turn that began at ``began``: after the longest
-        each bot to file may think, one after the other (all public: the bots seated)."""
+        """When the bot's seats file, for a turn that began (or a game resumed, or a bot was
+        seated) at ``began``: after the longest each bot to file may think, one after the
+        other (all public: the bots seated). Where the bot's seats are hidden, after what the
+        slowest bot would take on every seat: how many are the bot's is not told by when."""
         waiting = self.bots_to_file()
         if not waiting:
             return None
-        return began + timedelta(seconds=sum(thinking_time(seat.bot_name) for seat in waiting))
+        if self.bots_hidden:
+            return began + len(self.seats) * max(THINKING_SECONDS.values()) * SECOND
+        return began + sum(thinking_time(seat.bot_name) for seat in waiting) * SECOND
+
+    def bots_due_at(self, moment: datetime) -> datetime | None:
+        """When the bot's seats file (``None``: none has yet to), counted from ``moment`` if no
+        moment was set for them (a game kept by an older fogdip)."""
+        return (self.bots_due or self._bots_due_from(moment)) if self.bots_to_file() else None
+
+    def waits_for_bots(self, moment: datetime) -> bool:
+        """Whether a turn to be played at ``moment`` (its deadline passed) waits for the bot to
+        file first: it has yet to, and its moment is not long past (a stalled bot is waited
+        for no longer: it chooses then and there)."""
+        return bool(self.bots_to_file()) and self.bots_due is not None and moment < self.bots_due + BOTS_GRACE
 
     def file_for_bots(self, turn: str, orders: Mapping[str, Sequence[str]], moment: datetime) -> str | None:
         """File what the bot chose for its seats for ``turn`` (each power's lines as a player's,
@@ -258,6 +278,8 @@ class Table(PressRules):
         self.bots_due = None
         if self.status is Status.ACTIVE and all(self.is_ready(seat) for seat in self.seats):
             return self._play(moment, None, None)
+        if self.due(moment) and self.clock.deadline is not None:  # the deadline waited for the bot
+            return self._play(self.clock.deadline, None, None)
         return None
 
     def think(self, bots: BotPlayer, rng: random.Random, moment: datetime) -> str | None:
@@ -351,9 +373,17 @@ class Table(PressRules):
         self.watching.add(actor.account)
         return Member(Role.OBSERVER)
 
-    def seat_bots(self, actor: Actor, powers: Iterable[str] | None = None, bot: str = DEFAULT_BOT) -> None:
+    def seat_bots(
+        self,
+        actor: Actor,
+        powers: Iterable[str] | None = None,
+        bot: str = DEFAULT_BOT,
+        *,
+        moment: datetime | None = None,
+    ) -> None:
         """Seat the bot named ``bot`` on the powers named (a seat the bot holds already gets
-        the bot named), or on every free seat (``None``)."""
+        the bot named), or on every free seat (``None``). In a game under way, the bot files
+        for them from ``moment`` as at a turn's start."""
         self.master_only(actor)
         bot = known_bot(bot)
         if self.status is Status.FINISHED:
@@ -370,6 +400,8 @@ class Table(PressRules):
                 seat.bot = True
                 seat.bot_name = bot
                 seat.ready = False  # it files what it chooses, for this turn too
+        if moment is not None:
+            self.bots_due = self._bots_due_from(moment)
 
     def swap(self, actor: Actor, first: str, second: str) -> None:
         """Swap two seats' players (or the bot) before the start: powers drawn as the game
@@ -416,6 +448,7 @@ class Table(PressRules):
             raise Refusal.conflict(f"the game is {self.status.value}, not paused")
         self.status = Status.ACTIVE
         self._set_clock(self.clock.resumed(self.settings.deadline_for(self.turn), moment))
+        self.bots_due = self._bots_due_from(moment)
 
     def extend(self, actor: Actor, seconds: float) -> None:
         """Move the current deadline later."""
@@ -520,7 +553,7 @@ class Table(PressRules):
     ) -> Played | None:
         """Play the turn whose deadline has passed (``None``: none has). The next deadline
         runs from the one passed."""
-        if not self.due(moment) or self.game.position.completed:
+        if not self.due(moment) or self.game.position.completed or self.waits_for_bots(moment):
             return None
         scheduled = self.clock.deadline
         assert scheduled is not None

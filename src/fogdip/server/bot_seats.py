@@ -1,23 +1,29 @@
 """The bot's seats, played off every request. A turn's bot orders are chosen as soon as the
 turn begins and filed at the moment the table set for them (:attr:`fogdip.game.Table.bots_due`:
-the turn's start and the longest the bots seated may think), never sooner. No player's request
-waits for a bot, and when the bot files depends on nothing hidden: how long it thought would
-otherwise tell a player what it saw. Where every seat was ready first, the turn is played as
-the bot files.
+the turn's start and the longest the bots seated may think), never sooner; a bot that overran
+that moment files at the next whole second after it. No player's request waits for a bot, and
+when the bot files depends on nothing hidden: how long it thought would otherwise tell a
+player what it saw. Where every seat was ready first, the turn is played as the bot files.
 
-Each server process looks for such games whenever it saved one (at once) and every second
-(for what another process saved, or a restart). Two processes may both choose for a seat: the
-first to file wins, as the game's row is locked to file and a seat that has filed takes
-nothing more."""
+The bot thinks in a process of its own, at a lower priority: not on the server's threads, nor
+holding its interpreter's lock, where its thinking would show as slower answers to whoever asks
+meanwhile. Each server process looks for games whose bot has yet to file whenever it saved one
+(at once) and every second (for what another process saved, or a restart). Two processes may
+both choose for a seat: the first to file wins, as the game's row is locked to file and a seat
+that has filed takes nothing more."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import math
+import multiprocessing
+import os
 import random
-from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta
 
 from sqlalchemy import and_, exists, or_, select
 from sqlalchemy.orm import Session
@@ -49,15 +55,27 @@ def games_waiting(db: Database) -> list[tuple[str, str, datetime | None]]:
         return [(game_id, turn, due) for game_id, turn, due in session.execute(query).all()]
 
 
-def choose(db: Database, reads: ReadCache, game_id: str, turn: str) -> Chosen | None:
-    """What the bot files for each of the game's seats that have yet to, each from what its
-    own power is told only (``None``: the game is no longer at ``turn``)."""
+#: What each bot seat's power is told, by power: (power, the bot's name, its input).
+Told = list[tuple[str, str, BotInput]]
+
+#: A bot that overran its moment files at the next whole second after it: when is then told
+#: by the clock, not by how long it thought.
+GRID = timedelta(seconds=1)
+
+
+def told_to_bots(db: Database, reads: ReadCache, game_id: str, turn: str) -> Told | None:
+    """What each of the game's bot seats that have yet to file is told, its own power's only
+    (``None``: the game is no longer at ``turn``)."""
     with db.reading() as session:
         row = session.get(GameRow, game_id)
         if row is None or row.status != "active" or row.turn != turn:
             return None
         table = SqlStore(session, reads).table_of(row)
-        given = [(seat.power, seat.bot_name, BotInput.of(table.game, seat.power)) for seat in table.bots_to_file()]
+        return [(seat.power, seat.bot_name, BotInput.of(table.game, seat.power)) for seat in table.bots_to_file()]
+
+
+def choose(given: Told) -> Chosen:
+    """What the bot files for each seat, from what its power is told (in the bot's process)."""
     # The operating system's randomness, never a seed of what a player knows.
     rng = random.SystemRandom()
     chosen: Chosen = {}
@@ -65,7 +83,7 @@ def choose(db: Database, reads: ReadCache, game_id: str, turn: str) -> Chosen | 
         try:
             chosen[power] = bot_named(name).orders(told, rng)
         except Exception:  # a bot's fault must not stop the game: the seat takes the defaults
-            log.exception("the bot %r failed for a seat of game %s; the seat takes the game's defaults", name, game_id)
+            log.exception("the bot %r failed for %s; the seat takes the game's defaults", name, power)
             chosen[power] = []
     return chosen
 
@@ -87,6 +105,27 @@ def file_chosen(db: Database, reads: ReadCache, game_id: str, turn: str, chosen:
     return played
 
 
+def _until(due: datetime | None, moment: datetime) -> float:
+    """Seconds from ``moment`` to when the bot files: its moment, or (overrun) the next whole
+    second after it.
+
+    >>> from datetime import UTC
+    >>> due = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
+    >>> _until(due, due - timedelta(seconds=0.25)), _until(due, due + timedelta(seconds=1.5))
+    (0.25, 0.5)
+    """
+    if due is None:
+        return 0.0
+    late = moment - due
+    if late <= timedelta(0):
+        return -late.total_seconds()
+    return (math.ceil(late / GRID) * GRID - late).total_seconds()
+
+
+def _lower_priority() -> None:
+    os.nice(10)
+
+
 def _locked(session: Session, game_id: str) -> GameRow | None:
     return session.execute(select(GameRow).where(GameRow.id == game_id).with_for_update()).scalar_one_or_none()
 
@@ -102,9 +141,18 @@ class BotSeats:
         self._busy: set[tuple[str, str]] = set()
         self._damaged: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        # The bot thinks on a thread of its own, one game at a time: never on the threads that
-        # answer requests, which it would keep waiting.
-        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fogdip-bots")
+        self._thinker: ProcessPoolExecutor | None = None
+        self._one_at_a_time = asyncio.Lock()
+
+    def _thinking(self) -> ProcessPoolExecutor:
+        # The bot thinks in a process of its own, at a lower priority, one game at a time:
+        # never on the server's threads, nor holding its interpreter's lock, where how long it
+        # thought would show as slower answers to whoever asks meanwhile.
+        if self._thinker is None:
+            self._thinker = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
+        return self._thinker
 
     def committed(self, session: Session) -> None:
         """After a commit (on the committing thread): look at once if it saved a game whose
@@ -118,7 +166,8 @@ class BotSeats:
         try:
             await self._look_every_time(wake)
         finally:
-            self._thinker.shutdown(wait=False, cancel_futures=True)
+            if self._thinker is not None:
+                self._thinker.shutdown(wait=False, cancel_futures=True)
 
     async def _look_every_time(self, wake: asyncio.Event) -> None:
         while True:
@@ -140,13 +189,18 @@ class BotSeats:
 
     async def _play(self, game_id: str, turn: str, due: datetime | None) -> None:
         try:
-            chosen = await asyncio.get_running_loop().run_in_executor(
-                self._thinker, choose, self.db, self.reads, game_id, turn
-            )
-            if chosen is None:
-                return
-            if due is not None and (wait := (due - now()).total_seconds()) > 0:
-                await asyncio.sleep(wait)
+            # One game at a time, each read just before the bot thinks: a turn played meanwhile
+            # (a game master adjudicating turn after turn) costs no thinking.
+            async with self._one_at_a_time:
+                given = await run_in_threadpool(told_to_bots, self.db, self.reads, game_id, turn)
+                if given is None:
+                    return
+                try:
+                    chosen = await asyncio.get_running_loop().run_in_executor(self._thinking(), choose, given)
+                except BrokenProcessPool:  # the bot's process died (killed, out of memory): a new one
+                    self._thinker = None
+                    raise
+            await asyncio.sleep(_until(due, now()))
             await run_in_threadpool(file_chosen, self.db, self.reads, game_id, turn, chosen)
         except DamagedGame as exc:
             log.error("%s", exc)  # for the admin: the reason may name units
@@ -157,4 +211,4 @@ class BotSeats:
             self._busy.discard((game_id, turn))
 
 
-__all__ = ["BotSeats", "choose", "file_chosen", "games_waiting"]
+__all__ = ["BotSeats", "choose", "file_chosen", "games_waiting", "told_to_bots"]

@@ -3,7 +3,8 @@ passed, and adjudicates each exactly once. The database decides who does it: a d
 is locked for the turn (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so another process skips it;
 SQLite's single writer on one process), and is due no more once its next deadline is set in
 the same transaction. What is played is the table's rule (:meth:`fogdip.game.Table.play_due`):
-bots file first, players who filed nothing get the game's defaults, and the next deadline runs
+the bot files first (it is waited for: it files by its own moment, off every request, and plays
+the turn then), players who filed nothing get the game's defaults, and the next deadline runs
 from the one passed."""
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def adjudicate_due(db: Database, reads: ReadCache, moment: datetime | None = Non
                 row.deadline_at = None  # the admin must look, not a loop
                 continue
             played = table.play_due(moment, player, rng)
+            if played is None and table.due(moment) and table.waits_for_bots(moment):
+                continue  # the bot files first, within seconds, and plays the turn then
             if played is None or played.played is None:
                 row.deadline_at = None
                 continue

@@ -115,7 +115,7 @@ def observe(game_id: str, body: ObserveIn, state: Server, caller: SignedIn) -> G
 @router.post("/{game_id}/bots", response_model=GameOut, summary="Seat the built-in bot (game master)")
 def seat_bots(game_id: str, body: BotsIn, state: Server, caller: SignedIn) -> GameOut:
     with changing(state, caller, game_id) as (_store, table):
-        table.seat_bots(actor(caller), body.powers, body.bot)
+        table.seat_bots(actor(caller), body.powers, body.bot, moment=now())
         return game_out(page(table, actor(caller)))
 
 

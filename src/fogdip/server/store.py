@@ -530,9 +530,8 @@ class SqlStore:
         game = table.game
         row.status = table.status.value
         row.deadline_at = table.clock.deadline
-        waiting = bool(table.bots_to_file())
-        row.bots_due_at = (table.bots_due or moment) if waiting else None
-        if waiting:
+        row.bots_due_at = table.bots_due_at(moment)
+        if row.bots_due_at is not None:
             self.session.info[BOTS_WAITING] = True  # this process's bot seats look at once
         row.paused_left = table.clock.paused_left
         if position:

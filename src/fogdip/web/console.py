@@ -132,7 +132,7 @@ def seat_bots(
 ) -> Response:
     """The bot named ``bot`` on one free seat (``power``), or on every free one."""
     powers = [power] if power else None
-    return change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who, powers, bot))
+    return change(request, state, csrf, game_id, lambda table, who: table.seat_bots(who, powers, bot, moment=now()))
 
 
 @router.post("/games/{game_id}/swap")
