@@ -6,7 +6,10 @@ unit, in an order drawn from ``rng``: each unit takes the best destination, some
 nearly as good (so the bot is not predictable), never a province another of its units goes
 to or stays in; a unit whose wanted province is taken by a fellow unit's contested move
 supports that move instead, and units left holding support their fellows' contested moves
-(supports only ever of the power's own units). A move into a province a fellow unit holds is
+(supports only ever of the power's own units). A move into a place a rival's unit may also
+enter bounces unless supported: a fellow able to support it gives up its own move for the
+support when that move is worth less than :attr:`~Weights.reinforce` times what the bounce
+would cost (its value over staying, by the competition believed there). A move into a province a fellow unit holds is
 made only once that unit is ordered out (not swapping places with it). An army on a coast
 also weighs the coastal provinces it cannot reach by land but the power's free fleets at sea
 could carry it to (a chain of up to :data:`CONVOY_FLEETS`), each worth its value less what the

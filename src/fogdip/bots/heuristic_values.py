@@ -17,6 +17,12 @@ idea of DumbBot (David Norman's published algorithm), written afresh and fed by 
    any one foreign power believed able to reach it — from the belief's ``presence``, not an
    empty board.
 
+What the belief says of foreign units counts where it decides something: a foreign unit
+competes fully for (and threatens) the places it is likely to go, the centres its power does
+not hold and the centre it stands on, and a third as much elsewhere (``aim``); a centre to
+take that no foreign unit is believed able to reach or hold is worth several times one that
+is guarded (``unguarded``), so units go where the rivals are not.
+
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
 >>> from fogdip.bots.picture import picture_of
@@ -69,14 +75,14 @@ class Weights:
     aim: float = 2.0
     #: How much more a centre to take is worth where no foreign unit is believed able to
     #: reach or hold it (0: no more).
-    unguarded: float = 1.5
+    unguarded: float = 6.0
     #: The pull toward the nearest centre the power does not own, per step of distance, as a
     #: share of the typical value: units far behind the front march to it rather than hold.
     march: float = 0.05
     #: Supports for contested moves: a unit's move is given up for a support of a fellow's
     #: move into a province a rival may also enter when what it gives up is less than this
     #: share of what the fellow would lose by a bounce (0: never).
-    reinforce: float = 2.0
+    reinforce: float = 8.0
     #: The chance of passing over the best destination for the next, where it is nearly as good.
     alternative: float = 0.3
     #: How close "nearly as good" is, as a share of the best value.
