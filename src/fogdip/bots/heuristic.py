@@ -6,7 +6,10 @@ unit, in an order drawn from ``rng``: each unit takes the best destination, some
 nearly as good (so the bot is not predictable), never a province another of its units goes
 to or stays in; a unit whose wanted province is taken by a fellow unit's contested move
 supports that move instead, and units left holding support their fellows' contested moves
-(supports only ever of the power's own units). A move into a province a fellow unit holds is
+(supports only ever of the power's own units). A move into a place a rival's unit may also
+enter bounces unless supported: a fellow able to support it gives up its own move for the
+support when that move is worth less than :attr:`~Weights.reinforce` times what the bounce
+would cost (its value over staying, by the competition believed there). A move into a province a fellow unit holds is
 made only once that unit is ordered out (not swapping places with it). An army on a coast
 also weighs the coastal provinces it cannot reach by land but the power's free fleets at sea
 could carry it to (a chain of up to :data:`CONVOY_FLEETS`), each worth its value less what the
@@ -187,6 +190,8 @@ class _Planner:
         for province in provinces:
             self.decide(province)
         self.add_supports()
+        if self.weights.reinforce > 0:
+            self.reinforce()
         return [self.orders[province] for province in sorted(self.orders)]
 
     def candidates(self, unit: Unit) -> list[tuple[float, str]]:
@@ -322,6 +327,70 @@ class _Planner:
             self.orders[province] = Hold(ref)
             self.claimed.setdefault(province, province)
         self.deciding.discard(province)
+
+    def reinforce(self) -> None:
+        """Turn a unit's move worth little into a support for a fellow's contested move worth
+        more: a move that may meet a rival's unit bounces unless supported, and what the mover
+        would lose is weighed against what the supporter gives up."""
+        board = self.board
+        values = self.values
+        backing: dict[str, int] = {}
+        for order in self.orders.values():
+            if isinstance(order, SupportMove):
+                there = board.province_of(order.target)
+                backing[there] = backing.get(there, 0) + 1
+        entered = {board.province_of(o.target) for o in self.orders.values() if isinstance(o, Move)}
+        # Units whose moves a fellow supports or convoys: they must make them.
+        relied = {
+            o.supported.province if isinstance(o, SupportMove) else o.army.province
+            for o in self.orders.values()
+            if isinstance(o, (SupportMove, Convoy))
+        }
+        contested: list[tuple[float, str, Move]] = []
+        for province, order in sorted(self.orders.items()):
+            if not isinstance(order, Move):
+                continue
+            there = board.province_of(order.target)
+            need = min(1.0, values.competition.get(there, 0.0)) - backing.get(there, 0)
+            if need < CONTESTED:
+                continue
+            unit = self.units[province]
+            stake = values.of(unit.kind, order.target) - values.of(unit.kind, unit.location)
+            if stake <= 0:
+                continue
+            contested.append((need * stake, province, order))
+        contested.sort(key=lambda item: (-item[0], item[1]))
+        for gain, mover, move in contested:
+            if self.orders[mover] != move:
+                continue  # it was itself turned to a support meanwhile
+            there = board.province_of(move.target)
+            best: tuple[float, str] | None = None
+            for province, order in sorted(self.orders.items()):
+                if province == mover or isinstance(order, (Convoy, SupportMove, SupportHold)):
+                    continue
+                if province in relied or (province in entered and not isinstance(order, Hold)):
+                    continue  # a fellow relies on its move, or follows it out
+                unit = self.units[province]
+                if there not in board.reachable_provinces(unit.kind, unit.location):
+                    continue
+                if values.competition.get(province, 0.0) >= 1.0:
+                    continue  # its support would likely be cut
+                loss = 0.0
+                if isinstance(order, Move):
+                    loss = values.of(unit.kind, order.target) - values.of(unit.kind, unit.location)
+                if best is None or loss < best[0]:
+                    best = (loss, province)
+            if best is None or best[0] >= self.weights.reinforce * gain:
+                continue
+            province = best[1]
+            unit = self.units[province]
+            old = self.orders[province]
+            if isinstance(old, Move):
+                self.claimed.pop(board.province_of(old.target), None)
+                entered.discard(board.province_of(old.target))
+            self.orders[province] = SupportMove(UnitRef(unit.kind, unit.location), move.unit, move.target)
+            self.claimed[province] = province
+            relied.add(mover)
 
     def add_supports(self) -> None:
         """Units left holding support their fellows' contested moves (the most contested

@@ -17,6 +17,12 @@ idea of DumbBot (David Norman's published algorithm), written afresh and fed by 
    any one foreign power believed able to reach it — from the belief's ``presence``, not an
    empty board.
 
+What the belief says of foreign units counts where it decides something: a foreign unit
+competes fully for (and threatens) the places it is likely to go, the centres its power does
+not hold and the centre it stands on, and a third as much elsewhere (``aim``); a centre to
+take that no foreign unit is believed able to reach or hold is worth several times one that
+is guarded (``unguarded``), so units go where the rivals are not.
+
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
 >>> from fogdip.bots.picture import picture_of
@@ -64,9 +70,19 @@ class Weights:
     #: province and in its occupation, against a seen one: a guess should not stop a move as
     #: a seen unit does (own centres are still defended against the whole belief).
     believed: float = 0.5
+    #: How much more likely a foreign unit is taken to go to a centre it can take than
+    #: elsewhere, in the competition and danger it makes (0: alike everywhere).
+    aim: float = 2.0
+    #: How much more a centre to take is worth where no foreign unit is believed able to
+    #: reach or hold it (0: no more).
+    unguarded: float = 6.0
     #: The pull toward the nearest centre the power does not own, per step of distance, as a
     #: share of the typical value: units far behind the front march to it rather than hold.
     march: float = 0.05
+    #: Supports for contested moves: a unit's move is given up for a support of a fellow's
+    #: move into a province a rival may also enter when what it gives up is less than this
+    #: share of what the fellow would lose by a bounce (0: never).
+    reinforce: float = 8.0
     #: The chance of passing over the best destination for the next, where it is nearly as good.
     alternative: float = 0.3
     #: How close "nearly as good" is, as a share of the best value.
@@ -129,11 +145,10 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
     for owner in state.centers.values():
         counts[owner] = counts.get(owner, 0) + 1
     # Foreign units believed next to (or in) each province, per power.
-    threat = _threat(board, picture.presence, power)
+    threat = _threat(board, picture.presence, power, weights.aim, state.centers)
     sure = _discounted(picture.presence, frozenset(state.units), weights.believed)
-    competition = {
-        province: max(by_power.values(), default=0.0) for province, by_power in _threat(board, sure, power).items()
-    }
+    competition_all = _threat(board, sure, power, weights.aim, state.centers)
+    competition = {province: max(by_power.values(), default=0.0) for province, by_power in competition_all.items()}
     strength: dict[str, float] = {}
     for unit in sorted(state.units_of(power), key=lambda u: u.location):
         for province in board.reachable_provinces(unit.kind, unit.location):
@@ -148,10 +163,12 @@ def evaluate(picture: Picture, weights: Weights, *, fall: bool | None = None) ->
             near = threat.get(center, {})
             danger = max((weights.size(counts.get(q, 3)) * min(1.0, mass) for q, mass in near.items()), default=0.0)
             base[center] = defence_w * danger
-        elif not owner:
-            base[center] = attack_w * neutral
         else:
-            base[center] = attack_w * weights.size(counts.get(owner, 0))
+            worth = attack_w * (weights.size(counts.get(owner, 0)) if owner else neutral)
+            if weights.unguarded:
+                guard = min(1.0, sum(competition_all.get(center, {}).values()))
+                worth *= 1.0 + weights.unguarded * (1.0 - guard)
+            base[center] = worth
     levels = weights.fall_levels if fall else weights.spring_levels
     by_site: dict[UnitKind, dict[str, float]] = {}
     province_best: dict[str, float] = {}
@@ -234,16 +251,30 @@ def _discounted(
     }
 
 
-def _threat(board: Map, presence: Mapping[str, Mapping[str, float]], power: str) -> dict[str, dict[str, float]]:
+def _threat(
+    board: Map,
+    presence: Mapping[str, Mapping[str, float]],
+    power: str,
+    aim: float = 0.0,
+    centers: Mapping[str, str] | None = None,
+) -> dict[str, dict[str, float]]:
     """For each province, the foreign units believed able to move into (or hold) it, per
-    power; units of an unknown owner count with each power's, as the worst case."""
+    power; units of an unknown owner count with each power's, as the worst case.
+
+    ``aim`` above 0: a unit counts fully only where it is likely to go, a centre its owner
+    does not hold (or the centre it stands on); elsewhere by how its other choices compare
+    (a unit next to a centre it can take goes there more often than to an empty sea)."""
     out: dict[str, dict[str, float]] = {}
+    owned = centers or {}
     for province, owners in sorted(presence.items()):
-        for target in board.around[province]:
-            here = out.setdefault(target, {})
-            for owner, mass in owners.items():
-                if owner != power:
-                    here[owner] = here.get(owner, 0.0) + mass
+        around = board.around[province]
+        for owner, mass in owners.items():
+            if owner == power:
+                continue
+            shares = _aims(board, province, around, owner, owned, aim)
+            for target in around:
+                here = out.setdefault(target, {})
+                here[owner] = here.get(owner, 0.0) + mass * shares.get(target, 1.0)
     for here in out.values():
         unknown = here.pop(UNKNOWN, 0.0)
         if unknown:
@@ -253,6 +284,24 @@ def _threat(board: Map, presence: Mapping[str, Mapping[str, float]], power: str)
             else:
                 here[UNKNOWN] = unknown
     return out
+
+
+def _aims(
+    board: Map, province: str, around: frozenset[str], owner: str, centers: Mapping[str, str], aim: float
+) -> dict[str, float]:
+    """How much a unit of ``owner`` in ``province`` counts in the competition for each place
+    it may reach: 1 for its likeliest, less for the rest (``aim`` 0: 1 everywhere)."""
+    if aim <= 0.0:
+        return {}
+    weight: dict[str, float] = {}
+    for target in around:
+        if target == province:
+            lure = target in board.center_set
+        else:
+            lure = target in board.center_set and (owner == UNKNOWN or centers.get(target) != owner)
+        weight[target] = 1.0 + aim * lure
+    top = max(weight.values())
+    return {target: w / top for target, w in weight.items()}
 
 
 __all__ = ["Graph", "Values", "Weights", "evaluate", "graph"]
