@@ -75,8 +75,9 @@ _IMMUTABLE = (
     enum.Enum,
     typing.TypeVar,
     __future__._Feature,
-    # a time zone, such as datetime.UTC: an immutable value
+    # a time zone, such as datetime.UTC, and a span of time: immutable values
     datetime.timezone,
+    datetime.timedelta,
     # a path (where the site's static files are): an immutable value
     pathlib.PurePath,
 )

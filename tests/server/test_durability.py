@@ -182,7 +182,12 @@ def test_every_turn_is_adjudicated_once_when_the_server_is_killed(fresh_server: 
 
     thread = threading.Thread(target=keep_playing)
     thread.start()
-    time.sleep(4.0)  # a turn takes the bot's time to file (0.6 s): several are played
+    # A turn takes the bot's time to file (0.6 s) and more on a busy machine: several are
+    # played before the kill, wherever it falls.
+    give_up = time.monotonic() + 60
+    while len(played) < 3 and time.monotonic() < give_up:
+        time.sleep(0.1)
+    time.sleep(0.3)
     server.kill()
     stop.set()
     thread.join(timeout=30)
