@@ -21,6 +21,8 @@ import math
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -123,7 +125,17 @@ def _until(due: datetime | None, moment: datetime) -> float:
 
 
 def _lower_priority() -> None:
+    """Set up the bot's process: below the server in priority, and gone with it (a server
+    killed outright leaves no bot's process behind)."""
     os.nice(10)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fogdip-bots-watch", daemon=True).start()
 
 
 def _locked(session: Session, game_id: str) -> GameRow | None:
