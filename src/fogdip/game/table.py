@@ -285,11 +285,16 @@ class Table(PressRules):
     def think(self, bots: BotPlayer, rng: random.Random, moment: datetime) -> str | None:
         """The bot files for its seats now, in the caller's own time (``fogdip gm``, a test:
         never a request a player times), and the turn is played if every seat is ready."""
-        chosen = {
+        return self.file_for_bots(self.turn, self._bot_choices(bots, rng), moment)
+
+    def _bot_choices(self, bots: BotPlayer, rng: random.Random) -> dict[str, list[str]]:
+        """What the bot chooses now for each seat that has yet to file, from its power's own
+        reports only (never seeded from anything a player knows: the game, the turn, the
+        power; its orders could be foretold, and in gunboat its seat told from a person's)."""
+        return {
             seat.power: bots(seat.bot_name).orders(BotInput.of(self.game, seat.power), rng)
             for seat in self.bots_to_file()
         }
-        return self.file_for_bots(self.turn, chosen, moment)
 
     def _file_bot_lines(self, power: str, lines: Sequence[str]) -> None:
         if lines:  # none: the game's defaults (a setup's, holds, civil disorder)
@@ -567,11 +572,8 @@ class Table(PressRules):
         the members told, and the next deadline set from ``moment``."""
         game = self.game
         if bots is not None:
-            for seat in self.bots_to_file():
-                # Never seeded from anything a player knows (the game, the turn, the power):
-                # its orders could be foretold, and in gunboat its seat told from a person's.
-                given = BotInput.of(game, seat.power)
-                self._file_bot_lines(seat.power, bots(seat.bot_name).orders(given, rng or random.SystemRandom()))
+            for power, lines in self._bot_choices(bots, rng or random.SystemRandom()).items():
+                self._file_bot_lines(power, lines)
         played = game.adjudicate()
         for seat in self.seats:
             seat.ready = False
