@@ -21,7 +21,7 @@ from fogdip.fog.observation import Observation, SeenOrder, SeenUnit
 from fogdip.game import Game
 from fogdip.variants import Variant
 
-VARIANT = Variant.named("fog-1898")  # no home owners assumed: the ghosts alone are believed
+VARIANT = Variant.named("fog-1898")
 OWN = [SeenUnit("SMY", "TURKEY", "A")]
 FAR = {"SMY"}
 
@@ -78,7 +78,7 @@ def german(presence: dict[str, dict[str, float]] | object, province: str) -> flo
 def test_a_ghost_seen_two_moves_ago_spreads_two_steps_and_no_further() -> None:
     given_input = BotInput.from_reports(VARIANT, "TURKEY", ghost_reports(2))
     assert given_input.turn == "F1902M"
-    presence = believe(given_input).presence
+    presence = believe(given_input, counts=False).presence
     steps = army_steps(VARIANT.board, "RUH")
     reached = {province for province in presence if german(presence, province) > 0}
     assert reached == {province for province, step in steps.items() if step <= 2}
@@ -89,7 +89,7 @@ def test_a_ghost_fades_with_age_and_the_blind_twin_has_none() -> None:
     totals = []
     for moves in (1, 2, 3):
         given_input = BotInput.from_reports(VARIANT, "TURKEY", ghost_reports(moves))
-        presence = believe(given_input).presence
+        presence = believe(given_input, counts=False).presence
         totals.append(sum(german(presence, p) for p in presence))
         assert all(german(believe(given_input, blind=True).presence, p) == 0 for p in VARIANT.board.provinces)
     assert 1.0 > totals[0] > totals[1] > totals[2] > 0.0
@@ -99,7 +99,7 @@ def test_the_province_seen_empty_holds_no_ghost() -> None:
     reports = ghost_reports(1)
     last = reports[-1]
     reports[-1] = report(last.phase, last.next_phase, OWN, FAR | {"BEL", "HOL"})
-    presence = believe(BotInput.from_reports(VARIANT, "TURKEY", reports)).presence
+    presence = believe(BotInput.from_reports(VARIANT, "TURKEY", reports), counts=False).presence
     assert german(presence, "BEL") == german(presence, "HOL") == 0.0
     assert german(presence, "BUR") > 0.0
 
@@ -111,8 +111,10 @@ def test_learned_moves_place_units_even_with_a_hidden_origin() -> None:
         report("S1901M", "S1901M", OWN, FAR, opening=True),
         report("S1901M", "F1901M", OWN, FAR, orders=[arrived, bounced]),
     ]
-    presence = believe(BotInput.from_reports(VARIANT, "TURKEY", reports)).presence
+    presence = believe(BotInput.from_reports(VARIANT, "TURKEY", reports), counts=False).presence
     assert presence["SIL"] == {"AUSTRIA": 1.0}
+    # Scaled to Austria's believed centres, the unit its order placed stays whole.
+    assert believe(BotInput.from_reports(VARIANT, "TURKEY", reports)).presence["SIL"]["AUSTRIA"] == 1.0
     around_gal = {p: presence[p]["RUSSIA"] for p in presence if "RUSSIA" in presence[p]}
     assert set(around_gal) <= set(VARIANT.board.army_targets("GAL"))
     assert abs(sum(around_gal.values()) - 1.0) < 1e-9
@@ -194,3 +196,15 @@ def test_the_belief_holds_in_every_fog_preset(preset: str) -> None:
             game.file(power, random_bot.orders(given_input, rng), partial=True)
         game.adjudicate()
     assert checked >= 20
+
+
+@pytest.mark.parametrize(("preset", "owner", "center"), [("deadman", "GERMANY", "BER"), ("fog-1898", "GERMANY", "KIE")])
+def test_every_setup_gives_each_rival_the_centres_it_starts_with(preset: str, owner: str, center: str) -> None:
+    """A free setup (deadman) still starts each power on its home centres, and the 1898 start
+    on its one centre: the belief puts its units there, though no foreign unit is ever seen."""
+    game = Game.create(preset)
+    game.adjudicate()  # the setup turn: every power takes its default start
+    assert game.turn == "S1901M"
+    given_input = BotInput.of(game, "FRANCE" if preset == "deadman" else "TURKEY")
+    presence = believe(given_input).presence
+    assert presence[center].get(owner, 0.0) > 0.3

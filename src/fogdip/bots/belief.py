@@ -36,6 +36,7 @@ from fogdip.engine.map import Map, UnitKind, get_map
 from fogdip.engine.units import Phase
 from fogdip.fog.masked import OrderKind
 from fogdip.fog.observation import Observation
+from fogdip.variants.setup import setup_start
 
 #: The chance a unit moves in one movement phase (it stays put otherwise).
 MOVE_CHANCE = 0.6
@@ -49,14 +50,18 @@ FILL_SHARE = 0.7
 #: The chance a centre whose owner was never learned has been taken, per movement phase
 #: played, and at most.
 TAKEN_PER_MOVE, TAKEN_CAP = 0.25, 0.9
+#: The mass of a unit known to stand in a province (less a rounding error).
+SURE = 1.0 - 1e-9
 
 Presence = dict[str, dict[str, float]]
 
 
-def believe(given: BotInput, *, blind: bool = False) -> Picture:
+def believe(given: BotInput, *, blind: bool = False, counts: bool = True) -> Picture:
     """The picture of ``given``'s power with its belief over unseen foreign units.
 
-    ``blind``: only the units seen now (the fog-ignorant twin)."""
+    ``blind``: only the units seen now (the fog-ignorant twin). ``counts=False``: the belief
+    from sightings and learned orders alone, neither scaled to the powers' believed centre
+    counts nor filled up on their centres (each part can then be looked at alone)."""
     picture = picture_of(given)
     if blind:
         return picture
@@ -97,7 +102,8 @@ def believe(given: BotInput, *, blind: bool = False) -> Picture:
         for province, chance in spread:
             if province not in known:
                 add(province, owner, alive * chance / unseen, 1.0 if kind == "F" else 0.0)
-    _scale_to_centers(given, picture, board, known, presence, fleets, certain)
+    if counts:
+        _scale_to_centers(given, picture, board, known, presence, fleets, certain)
     for province, owners in seen_units.items():
         presence[province] = dict(owners)
     # One unit at most in a province: the mass there is the chance of some unit.
@@ -214,21 +220,19 @@ def _scale_to_centers(
     for owners_here in picture.presence.values():
         for owner, mass in owners_here.items():
             seen[owner] = seen.get(owner, 0.0) + mass
-    unseen: dict[str, float] = {}
-    for owners_here in presence.values():
-        for owner, mass in owners_here.items():
-            unseen[owner] = unseen.get(owner, 0.0) + mass
     for power in sorted(counts):
         if power == given.power:
             continue
         wanted = counts[power] - seen.get(power, 0.0)
-        have = unseen.get(power, 0.0)
+        # A unit known to stand somewhere (a learned order placed it) is not scaled: only
+        # the spread-out guesses are.
+        guesses = [owners_here for owners_here in presence.values() if 0.0 < owners_here.get(power, 0.0) < SURE]
+        have = sum(owners_here[power] for owners_here in guesses)
         if have > 0:
             factor = min(1.5, max(0.3, wanted / have))
             factor = 0.5 + 0.5 * factor  # toward the count, not onto it: counts are guesses too
-            for owners_here in presence.values():
-                if power in owners_here:
-                    owners_here[power] *= factor
+            for owners_here in guesses:
+                owners_here[power] *= factor
             have *= factor
         missing = wanted - have
         if missing <= 0.25:
@@ -247,12 +251,9 @@ def _scale_to_centers(
 
 
 def _believed_owners(given: BotInput, board: Map) -> dict[str, str]:
-    """Each centre's believed owner: the last known, else (standard start) its home power."""
-    owners: dict[str, str] = {}
-    if given.variant.options.setup == "standard":
-        for power in board.powers:
-            for center in board.home_centers(power):
-                owners[center] = power
+    """Each centre's believed owner: the last known, else its owner at the start (every
+    setup gives each power known centres: its homes, or under 1898 its one centre)."""
+    owners = dict(setup_start(given.variant.options.setup, board).centers)
     for center, known in given.knowledge.centers().items():
         if known.owner is None:
             owners.pop(center, None)

@@ -60,12 +60,39 @@ from fogdip.engine.orders import Convoy, Hold, Move, Order, SupportHold, Support
 from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.vouched import Vouched
+from fogdip.fog.rules import FogRules
 
 #: A full-information policy: the orders ``power`` gives in ``state`` (every unit known).
 StatePolicy = Callable[[GameState, str, Rules, random.Random], list[Order]]
 
 #: One candidate: an order for each of the power's units, by the unit's province.
 Candidate = tuple[Order, ...]
+
+
+def sighted(policy: StatePolicy, fog: FogRules) -> StatePolicy:
+    """``policy`` played by a power that sees only what ``fog`` shows it: each other power
+    chooses on the board cut down to its own units and the foreign units it would see there.
+    In a blind game (deadman) a rival does not know where the searching power's units stand,
+    so a model of it that sees them (the full-information default) defends against attacks
+    it could not foresee, and the search learns to fear them.
+
+    >>> from fogdip.engine.rules import get_rules
+    >>> from fogdip.fog import get_fog_rules
+    >>> state = GameState.initial()
+    >>> orders = sighted(state_orders, get_fog_rules("deadman"))(state, "ITALY", get_rules(), random.Random(1))
+    >>> sorted(str(order.unit) for order in orders)
+    ['A ROM', 'A VEN', 'F NAP']
+    """
+
+    def play(state: GameState, power: str, rules: Rules, rng: random.Random) -> list[Order]:
+        seen = {
+            province: unit
+            for province, unit in state.units.items()
+            if unit.power == power or fog.sees_unit_at(state, power, unit.kind, unit.location)
+        }
+        return policy(state.with_changes(units=seen), power, rules, rng)
+
+    return play
 
 
 def random_state_orders(state: GameState, power: str, rules: Rules, rng: random.Random) -> list[Order]:
@@ -325,4 +352,4 @@ def _map_rules() -> Rules:
     return get_rules().with_options(legality="map")
 
 
-__all__ = ["Search", "StatePolicy", "Weights", "random_state_orders"]
+__all__ = ["Search", "StatePolicy", "Weights", "random_state_orders", "sighted"]
