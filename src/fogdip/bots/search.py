@@ -3,9 +3,10 @@
 For a movement phase :class:`Search` draws ``samples`` boards consistent with what the power
 knows (:meth:`~fogdip.bots.picture.Picture.sample`: give it the picture of
 :func:`~fogdip.bots.belief.believe`, whose belief places the units out of sight), lets every
-other power play a full-information policy in each (``others``: the heuristic's
-:func:`~fogdip.bots.heuristic.state_orders`), and scores up to ``candidates`` order sets of its
-own against all of them with fogdip's adjudicator: first the base tactics' own choices (each
+other power play a policy in each (``others``: by default the heuristic's
+:func:`~fogdip.bots.heuristic.state_orders` with every unit known; the bots' registry gives
+it :func:`sighted`, each rival choosing on what the variant's fog shows it), and scores up
+to ``candidates`` order sets of its own against all of them with fogdip's adjudicator: first the base tactics' own choices (each
 with a fresh draw of the generator), then, from the best so far, each unit's alternatives one
 at a time (a hold, each move, a move with a friendly supporter, a support of a friend's
 order), keeping a change when it scores better on average over the boards. The boards and the
