@@ -81,6 +81,15 @@ class _Kept:
 _SAVED = "fogdip.saved"
 #: Set on a session that saved a game whose bot seats have yet to file.
 BOTS_WAITING = "fogdip.bots-waiting"
+#: Where a session lists the games its transaction played a turn of (or ended, or seated a
+#: mail player at): the e-mail judge, where it runs in the process, queues their mails in the
+#: same transaction (``fogdip.mail.outbox``); the server itself knows nothing of mail.
+GAMES_CHANGED = "fogdip.games-changed"
+
+
+def changed_game(session: Session, game_id: str) -> None:
+    """Note that this transaction changed ``game_id`` for its members' mails (:data:`GAMES_CHANGED`)."""
+    session.info.setdefault(GAMES_CHANGED, set()).add(game_id)
 
 
 class ReadCache:
@@ -512,6 +521,8 @@ class SqlStore:
             self._write_turns(row, table.game, appended, row.turns_played + 1, moment)
         changed = bool(appended) or table.version != row.version
         self._write_row(table, row, seats, moment, position=changed)
+        if changed:
+            changed_game(self.session, row.id)
         self._write_seats(table, seats)
         self._write_watching(table, row, watched)
         for message in table.sent:
@@ -754,10 +765,12 @@ def upgrade_games(session: Session) -> list[str]:
 
 __all__ = [
     "BOTS_WAITING",
+    "GAMES_CHANGED",
     "DamagedGame",
     "ReadCache",
     "SqlStore",
     "actor_of",
+    "changed_game",
     "now",
     "settings_of",
     "upgrade_game",

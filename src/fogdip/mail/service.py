@@ -1,0 +1,89 @@
+"""The e-mail judge running: the SMTP server that takes mail in, and a loop that queues the
+mails of turns played elsewhere, the reminders due, and sends what the outbox holds. One
+object, started and stopped; ``fogdip mail`` runs it on its own, ``fogdip serve --mail`` in the
+server's process (on the server's own database object, so that every turn the server plays
+queues its mails in its own transaction).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+
+from fogdip.mail.config import MailSettings
+from fogdip.mail.inbound import JudgeController
+from fogdip.mail.judge import Judge
+from fogdip.mail.outbox import send_due
+from fogdip.mail.turns import catch_up, install, remind
+from fogdip.server.db import Database
+from fogdip.server.store import ReadCache, now
+
+log = logging.getLogger("fogdip.mail")
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round of the loop did: mails queued for turns played elsewhere (and
+    welcomes), reminders queued, mails sent."""
+
+    queued: int
+    reminded: int
+    sent: int
+
+
+class MailService:
+    """The judge on ``db``: :meth:`start` installs its hook on the database's transactions,
+    starts the SMTP server (if ``settings.smtp_listen``) and the sending loop."""
+
+    def __init__(self, db: Database, reads: ReadCache, settings: MailSettings) -> None:
+        self.db = db
+        self.reads = reads
+        self.settings = settings
+        self.judge = Judge(db, reads, settings)
+        self.smtp: JudgeController | None = None
+        self._stop = threading.Event()
+        self._loop: threading.Thread | None = None
+
+    @property
+    def smtp_port(self) -> int | None:
+        return None if self.smtp is None else int(self.smtp.port)
+
+    def round(self, moment: datetime | None = None) -> Round:
+        """One round: queue what is due, send what is queued."""
+        moment = moment or now()
+        queued = catch_up(self.db, self.reads, self.settings)
+        reminded = remind(self.db, self.reads, self.settings, moment)
+        sent = send_due(self.db, self.settings, moment)
+        return Round(queued, reminded, sent)
+
+    def start(self, *, loop: bool = True) -> None:
+        install(self.db, self.reads, self.settings)
+        if self.settings.smtp_listen is not None:
+            host, port = self.settings.smtp_listen
+            self.smtp = JudgeController(
+                self.judge, host, port, domain=self.settings.domain, max_size=self.settings.max_size
+            )
+            self.smtp.start()
+        if loop:
+            self._loop = threading.Thread(target=self._run, name="fogdip-mail", daemon=True)
+            self._loop.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.settings.send_every):
+            try:
+                self.round()
+            except Exception:  # the loop outlives a bad moment of the database or the relay
+                log.exception("the mail loop failed; it tries again")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._loop is not None:
+            self._loop.join(timeout=30)
+        if self.smtp is not None:
+            self.smtp.stop()
+            self.smtp = None
+
+
+__all__ = ["MailService", "Round"]
