@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import parseaddr
+from email.utils import make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -186,8 +186,7 @@ class World:
             mail["From"] = sender
             mail["To"] = to
             mail["Subject"] = subject
-            if message_id is not None:
-                mail["Message-ID"] = f"<{message_id}>"
+            mail["Message-ID"] = f"<{message_id}>" if message_id is not None else make_msgid(domain="players.test")
             mail.set_content(body)
             raw = mail.as_bytes(policy=policy.SMTP)
         port = self.service.smtp_port

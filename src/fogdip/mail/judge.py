@@ -11,7 +11,6 @@ at most once in :attr:`MailSettings.refusal_every` per sender (kept in the datab
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -54,11 +53,10 @@ class Handled:
     seat: str | None = None
 
 
-def mail_key(letter: Letter, raw: bytes) -> str:
-    """What a mail is known by, once acted on: its Message-ID, or (none) its bytes' hash."""
-    if letter.message_id:
-        return letter.message_id[:255]
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+def mail_key(letter: Letter) -> str | None:
+    """What a mail is known by, once acted on: its Message-ID (none: it is acted on each time
+    it comes; the same words may be sent again on purpose, a READY each turn)."""
+    return letter.message_id[:255] if letter.message_id else None
 
 
 def _parts(address: str, settings: MailSettings) -> tuple[str, str, str] | None:
@@ -157,23 +155,26 @@ class Judge:
         """Act on one mail: all it changes, its answer and its Message-ID committed together,
         or (an error) nothing. Acting on it again does nothing."""
         letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
-        key = mail_key(letter, raw)
+        key = mail_key(letter)
         try:
             return self._handle(letter, key)
         except IntegrityError:
             # The same mail, acted on meanwhile by another process (the unique Message-ID).
+            if key is None:
+                raise
             with self.db.reading() as session:
                 if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
                     return Handled(False)
             raise
 
-    def _handle(self, letter: Letter, key: str) -> Handled:
+    def _handle(self, letter: Letter, key: str | None) -> Handled:
         moment = now()
         with self.db.transaction() as session:
-            if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
-                return Handled(False)
-            session.add(MailSeen(message_id=key, received_at=moment))
-            session.flush()
+            if key is not None:
+                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
+                    return Handled(False)
+                session.add(MailSeen(message_id=key, received_at=moment))
+                session.flush()
             steps = parse(letter.lines)
             row = identify(session, letter, steps, self.settings)
             store = SqlStore(session, self.reads)
