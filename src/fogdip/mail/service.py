@@ -55,7 +55,7 @@ class MailService:
         moment = moment or now()
         queued = catch_up(self.db, self.reads, self.settings)
         reminded = remind(self.db, self.reads, self.settings, moment)
-        sent = send_due(self.db, self.settings, moment)
+        sent = send_due(self.db, self.settings, max(moment, now()))  # what was just queued too
         return Round(queued, reminded, sent)
 
     def start(self, *, loop: bool = True) -> None:
