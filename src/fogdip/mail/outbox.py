@@ -25,7 +25,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from fogdip.mail.config import MailSettings
@@ -121,6 +121,14 @@ def _mark(db: Database, mail: Due, moment: datetime, error: str | None, settings
             row.last_error = error[:500]
 
 
+def retry_now(db: Database, moment: datetime) -> int:
+    """Every mail still waiting is due at ``moment``: a judge started again tries them all at
+    once (its relay may be mended). How many were waiting."""
+    with db.transaction() as session:
+        waiting = session.execute(update(OutboxMail).where(OutboxMail.sent_at.is_(None)).values(next_attempt_at=moment))
+        return int(getattr(waiting, "rowcount", 0) or 0)
+
+
 def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     """Send the mails due, through the relay, each marked sent as soon as the relay took it
     (a mail it refused, or a relay that cannot be reached: tried again later, waiting twice as
@@ -157,4 +165,4 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     return sent
 
 
-__all__ = ["Due", "canonical", "due", "queue", "send_due"]
+__all__ = ["Due", "canonical", "due", "queue", "retry_now", "send_due"]

@@ -12,10 +12,12 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from fogdip.mail.config import MailSettings
 from fogdip.mail.inbound import JudgeController
 from fogdip.mail.judge import Judge
-from fogdip.mail.outbox import send_due
+from fogdip.mail.outbox import retry_now, send_due
 from fogdip.mail.turns import catch_up, install, remind
 from fogdip.server.db import Database
 from fogdip.server.store import ReadCache, now
@@ -60,6 +62,10 @@ class MailService:
 
     def start(self, *, loop: bool = True) -> None:
         install(self.db, self.reads, self.settings)
+        try:
+            retry_now(self.db, now())
+        except SQLAlchemyError:  # a database not yet brought up to date holds no mail
+            log.info("no outbox to look at yet")
         if self.settings.smtp_listen is not None:
             host, port = self.settings.smtp_listen
             self.smtp = JudgeController(
