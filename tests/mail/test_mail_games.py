@@ -57,6 +57,11 @@ def test_seven_mail_players_play_a_fog_game_to_its_end(tmp_path: Path) -> None:
                         assert world.address(game, other) not in mail.raw.decode("utf-8", "replace")
         master = world.to("gm@players.test", list(world.relay.received))
         assert sum("the whole turn" in m.text for m in master) == turns
+        for address in [*(f"{power.lower()}@players.test" for power in POWERS), "gm@players.test"]:
+            (ending,) = [
+                m for m in world.to(address, list(world.relay.received)) if "the game is over" in str(m.mail["Subject"])
+            ]
+            assert ending.text.startswith("The game is over: ")
     finally:
         world.stop()
 

@@ -254,3 +254,26 @@ def test_an_error_answers_451_and_changes_nothing(world: World) -> None:
     world.send(address, "ORDERS\n", message_id="err@players.test")  # sent again: it acts now
     assert world.table(game).game.record.filed["FRANCE"] == []
     assert len(world.deliver()) == 1
+
+
+def test_a_draw_voted_by_mail_ends_the_game_and_everyone_is_told(world: World) -> None:
+    game = world.new_game("drawn")
+    for power in ("FRANCE", "ENGLAND"):
+        world.invite(game, power, f"{power.lower()}@players.test")
+    with world.db.transaction() as session:
+        store = SqlStore(session, world.reads)
+        table = store.find(game, world.master, lock=True)
+        table.seat_bots(Actor(str(world.master)), None, "random")
+        store.save(table)
+    world.start_game(game)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "DRAW\n")
+    (answer,) = world.deliver()
+    assert "you vote for a draw" in answer.text
+    world.send(world.address(game, "ENGLAND"), "DRAW\n")
+    mails = world.deliver()
+    assert any("the game ended in a draw" in m.text for m in mails)
+    endings = [m for m in mails if "the game is over" in str(m.mail["Subject"])]
+    assert sorted(m.recipients[0] for m in endings) == ["england@players.test", "france@players.test"]
+    assert "a draw between AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA and TURKEY" in endings[0].text
+    assert world.deliver() == []

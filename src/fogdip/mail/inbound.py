@@ -21,7 +21,10 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from fogdip.mail.judge import Judge
 
-log = logging.getLogger("fogdip.mail")
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
 
 
 class JudgeHandler:
@@ -54,7 +57,7 @@ class JudgeHandler:
                 envelope_recipients=tuple(envelope.rcpt_tos),
             )
         except Exception:
-            log.exception("a mail could not be acted on; its sender is asked to try again")
+            log().exception("a mail could not be acted on; its sender is asked to try again")
             return "451 4.3.0 the judge could not act on it now: try again later"
         return "250 OK" if handled.acted else "250 OK (nothing to do)"
 

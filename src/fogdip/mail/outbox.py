@@ -32,7 +32,11 @@ from fogdip.mail.config import MailSettings
 from fogdip.server.db import Database
 from fogdip.server.models import OutboxMail
 
-log = logging.getLogger("fogdip.mail")
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
+
 
 #: The longest wait between two attempts at a mail.
 LONGEST_RETRY = 3600.0
@@ -140,7 +144,7 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     try:
         relay = _connect(settings)
     except (OSError, smtplib.SMTPException) as exc:
-        log.warning("the relay %s:%s cannot be reached: %s", *settings.relay, exc)
+        log().warning("the relay %s:%s cannot be reached: %s", *settings.relay, exc)
         for mail in mails:
             _mark(db, mail, moment, f"relay unreachable: {exc}", settings)
         return 0
@@ -152,7 +156,7 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
                 _mark(db, mail, moment, str(exc), settings)
                 break
             except (OSError, smtplib.SMTPException) as exc:
-                log.warning("mail %s was not taken by the relay: %s", mail.id, exc)
+                log().warning("mail %s was not taken by the relay: %s", mail.id, exc)
                 _mark(db, mail, moment, str(exc), settings)
                 continue
             _mark(db, mail, moment, None, settings)

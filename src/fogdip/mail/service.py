@@ -22,7 +22,10 @@ from fogdip.mail.turns import catch_up, install, remind
 from fogdip.server.db import Database
 from fogdip.server.store import ReadCache, now
 
-log = logging.getLogger("fogdip.mail")
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class MailService:
         try:
             retry_now(self.db, now())
         except SQLAlchemyError:  # a database not yet brought up to date holds no mail
-            log.info("no outbox to look at yet")
+            log().info("no outbox to look at yet")
         if self.settings.smtp_listen is not None:
             host, port = self.settings.smtp_listen
             self.smtp = JudgeController(
@@ -81,7 +84,7 @@ class MailService:
             try:
                 self.round()
             except Exception:  # the loop outlives a bad moment of the database or the relay
-                log.exception("the mail loop failed; it tries again")
+                log().exception("the mail loop failed; it tries again")
 
     def stop(self) -> None:
         self._stop.set()

@@ -15,9 +15,10 @@ letters are built by :mod:`fogdip.mail.letters` from them only).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from typing import Any
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
@@ -35,7 +36,10 @@ from fogdip.server.db import Database
 from fogdip.server.models import MAIL_MASTER, GameRow, MailPlayer, Seat
 from fogdip.server.store import GAMES_CHANGED, ReadCache, SqlStore, now
 
-log = logging.getLogger("fogdip.mail")
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
 
 
 def png(scene: Scene, settings: MailSettings) -> bytes | None:
@@ -84,6 +88,33 @@ def welcome_letter(table: Table, row: MailPlayer, settings: MailSettings) -> Ema
     )
 
 
+def ending_words(outcome: Mapping[str, Any] | None) -> str:
+    """How a game ended, as every member is told it.
+
+    >>> ending_words({"result": "draw", "powers": ["FRANCE", "ITALY"], "agreed": "F1903M"})
+    'The game is over: a draw between FRANCE and ITALY, agreed before F1903M.'
+    >>> ending_words({"result": "solo", "powers": ["RUSSIA"]})
+    'The game is over: RUSSIA won alone.'
+    """
+    if outcome is None:
+        return "The game is over."
+    powers = [str(power) for power in outcome.get("powers") or []]
+    if outcome.get("result") == "solo" and powers:
+        return f"The game is over: {powers[0]} won alone."
+    shared = " and ".join([", ".join(powers[:-1]), powers[-1]] if len(powers) > 1 else powers) or "nobody"
+    agreed = outcome.get("agreed")
+    return f"The game is over: a draw between {shared}" + (f", agreed before {agreed}." if agreed else ".")
+
+
+def ending_letter(table: Table, row: MailPlayer, settings: MailSettings) -> EmailMessage:
+    """The mail that the game is over, and how it ended (a public fact)."""
+    body = f"{ending_words(table.game.outcome())}\n\n{rules_summary(table)}\n\nThank you for playing.\n"
+    reply_to = None if row.power == MAIL_MASTER else seat_address(row, settings)
+    return outgoing(
+        row.address, f"fogdip {table.settings.name}: the game is over", body, sender=settings.judge, reply_to=reply_to
+    )
+
+
 def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
     """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed),
     and count it as queued, in this transaction. How many mails were queued."""
@@ -93,7 +124,10 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
     game = session.get(GameRow, game_id)
     if not rows or game is None:
         return 0
-    waiting = [row for row in rows if not row.welcomed or row.mailed_turns < game.turns_played]
+    over = game.status == Status.FINISHED.value
+    waiting = [
+        row for row in rows if not row.welcomed or row.mailed_turns < game.turns_played or (over and not row.ended)
+    ]
     if not waiting:
         return 0
     table = SqlStore(session, reads).table_of(game)
@@ -130,6 +164,10 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
             queue(session, mail, moment)
             count += 1
         row.mailed_turns = game.turns_played
+        if over and not row.ended:
+            queue(session, ending_letter(table, row, settings), moment)
+            row.ended = True
+            count += 1
     return count
 
 
@@ -142,7 +180,7 @@ def queue_games(session: Session, reads: ReadCache, settings: MailSettings, game
             with session.begin_nested():
                 queue_game(session, reads, settings, game_id, moment)
         except Exception:
-            log.exception("the mails of game %s could not be queued with its turn; they are tried again", game_id)
+            log().exception("the mails of game %s could not be queued with its turn; they are tried again", game_id)
 
 
 def install(db: Database, reads: ReadCache, settings: MailSettings) -> None:
@@ -167,7 +205,11 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
                 session.execute(
                     select(MailPlayer.game_id)
                     .join(GameRow, GameRow.id == MailPlayer.game_id)
-                    .where((MailPlayer.mailed_turns < GameRow.turns_played) | MailPlayer.welcomed.is_(False))
+                    .where(
+                        (MailPlayer.mailed_turns < GameRow.turns_played)
+                        | MailPlayer.welcomed.is_(False)
+                        | ((GameRow.status == Status.FINISHED.value) & MailPlayer.ended.is_(False))
+                    )
                 ).scalars()
             )
         )

@@ -81,6 +81,7 @@ def seat_by_mail(
     row.secret = mail_secret()
     row.mailed_turns = played
     row.welcomed = False
+    row.ended = False
     row.reminded_turn = None
     session.flush()
     changed_game(session, table.id)

@@ -278,7 +278,8 @@ class MailPlayer(Base):
     secret, which makes the seat's address ``<game>-<power>-<secret>@<domain>`` (lowercase,
     as mail servers may fold it). The account is the seat's player (one made for the address
     when the player has no web account). ``mailed_turns`` counts the game's turns whose mails
-    are queued (the same transaction moves it on); ``welcomed``: the welcome mail is queued."""
+    are queued (the same transaction moves it on); ``welcomed``: the welcome mail is queued;
+    ``ended``: the mail that the game is over."""
 
     __tablename__ = "mail_players"
     __table_args__ = (UniqueConstraint("game_id", "power"),)
@@ -297,6 +298,8 @@ class MailPlayer(Base):
     reminded_turn: Mapped[str | None] = mapped_column(String(16), nullable=True)
     mailed_turns: Mapped[int] = mapped_column(Integer, default=0)
     welcomed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The mail that the game is over is queued.
+    ended: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

@@ -31,6 +31,7 @@ def upgrade() -> None:
         sa.Column("reminded_turn", sa.String(16), nullable=True),
         sa.Column("mailed_turns", sa.Integer, nullable=False),
         sa.Column("welcomed", sa.Boolean, nullable=False),
+        sa.Column("ended", sa.Boolean, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("game_id", "power"),
     )
