@@ -177,3 +177,20 @@ def test_a_crash_before_sending_loses_nothing_and_sends_once(world: World) -> No
     assert len(world.deliver()) == 7
     assert world.deliver() == []
     del game
+
+
+def test_the_judges_own_mail_come_back_is_never_answered(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\n", sender=world.settings.judge)
+    world.send(f"judge@{world.settings.domain}", "hello\n", sender=world.settings.judge)
+    assert world.deliver() == []
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_a_message_longer_than_the_webs_is_not_sent(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "BROADCAST\n" + "x" * 4001 + "\nENDPRESS\n")
+    (answer,) = world.deliver()
+    assert "NOT SENT: a message holds at most 4000 characters" in answer.text

@@ -23,10 +23,13 @@ from fogdip.mail import commands as c
 from fogdip.mail.config import MailSettings
 from fogdip.mail.turns import png, rules_summary
 from fogdip.maps import master_scene_of, power_scene_of
-from fogdip.server.mail_seats import mail_secret
 from fogdip.server.models import MAIL_MASTER, MailPlayer
+from fogdip.server.security import mail_secret
 from fogdip.server.store import SqlStore
 from fogdip.variants.filing import LineCheck
+
+#: The longest message, as the web takes it (:class:`fogdip.codec.api.MessageIn`).
+LONGEST_PRESS = 4000
 
 
 @dataclass
@@ -160,6 +163,8 @@ def _one(
         case c.Press(to=to, claim=claim, body=body):
             if not body.strip():
                 return "NOT SENT: the message has no text"
+            if len(body) > LONGEST_PRESS:
+                return f"NOT SENT: a message holds at most {LONGEST_PRESS} characters (as on the web), not {len(body)}"
             message = table.send(actor, list(to) if to is not None else "all", body, claim)
             where = "everyone" if message.recipients is None else ", ".join(message.recipients)
             return f"message sent to {where}" + (f", claiming to be from {message.claim}" if message.claim else "")

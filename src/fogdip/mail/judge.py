@@ -169,6 +169,8 @@ class Judge:
 
     def _handle(self, letter: Letter, key: str | None) -> Handled:
         moment = now()
+        if letter.sender.strip().lower() == self.settings.judge.lower():
+            return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
         with self.db.transaction() as session:
             if key is not None:
                 if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:

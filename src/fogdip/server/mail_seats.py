@@ -6,8 +6,8 @@ says who is writing. The server keeps the rows; the judge (``fogdip.mail``) queu
 welcome and the turns' mails, in the transaction that seats the player where it runs in the
 same process, else as soon as it next looks (:data:`fogdip.server.store.GAMES_CHANGED`).
 
->>> len(mail_secret()), mail_secret().islower() or mail_secret().isdigit()
-(32, True)
+>>> checked_address("ann@example.org")
+'ann@example.org'
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
 from fogdip.server.models import MAIL_MASTER, GameRow, MailPlayer, User
 from fogdip.server.routing import Router
+from fogdip.server.security import mail_secret
 from fogdip.server.store import changed_game, now
 from fogdip.server.tables import actor, changing
 
@@ -34,12 +35,6 @@ router = Router(prefix="/api/v1/games", tags=["mail"], responses=ERROR_RESPONSES
 
 #: An address as a person gives it: one ``@``, no spaces or angle brackets, a dotted domain.
 _ADDRESS = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z0-9-]{2,63}$")
-
-
-def mail_secret() -> str:
-    """A seat's mail secret: 128 random bits in lowercase hex (a mail server may fold the
-    case of an address)."""
-    return secrets.token_hex(16)
 
 
 def checked_address(address: str) -> str:
@@ -159,7 +154,6 @@ __all__ = [
     "checked_address",
     "invite_by_mail",
     "mail_account",
-    "mail_secret",
     "router",
     "seat_by_mail",
     "switch_to_mail",
