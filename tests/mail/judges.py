@@ -96,10 +96,11 @@ class World:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, folder: Path, **settings: Any) -> World:
+    def start(cls, folder: Path, database: str | None = None, **settings: Any) -> World:
+        """A judge on a fresh SQLite database in ``folder`` (or on ``database``, a URL)."""
         relay = Relay()
         relay.start()
-        db = Database(f"sqlite:///{folder / 'judge.sqlite3'}")
+        db = Database(database or f"sqlite:///{folder / 'judge.sqlite3'}")
         db.upgrade()
         reads = ReadCache()
         db.on_commit(reads.committed)
