@@ -277,3 +277,26 @@ def test_a_draw_voted_by_mail_ends_the_game_and_everyone_is_told(world: World) -
     assert sorted(m.recipients[0] for m in endings) == ["england@players.test", "france@players.test"]
     assert "a draw between AUSTRIA, ENGLAND, FRANCE, GERMANY, ITALY, RUSSIA and TURKEY" in endings[0].text
     assert world.deliver() == []
+
+
+def test_a_seat_by_mail_goes_with_its_player_when_seats_are_swapped(world: World) -> None:
+    game = world.new_game("swap")
+    world.invite(game, "FRANCE", "ann@players.test")
+    world.invite(game, "ITALY", "bob@players.test")
+    world.deliver()
+    france = world.address(game, "FRANCE")
+    with world.db.transaction() as session:
+        store = SqlStore(session, world.reads)
+        table = store.find(game, world.master, lock=True)
+        table.swap(Actor(str(world.master)), "FRANCE", "ITALY")
+        store.save(table)
+    mails = world.deliver()
+    by = {m.recipients[0]: m for m in mails}
+    assert sorted(by) == ["ann@players.test", "bob@players.test"]
+    assert "as ITALY" in by["ann@players.test"].text and "as FRANCE" in by["bob@players.test"].text
+    assert world.address(game, "ITALY") in by["ann@players.test"].text
+    world.send(france, "STATUS\n", sender="ann@players.test")  # the old address: no seat's now
+    assert "was not read" in world.deliver()[0].text
+    world.send(world.address(game, "ITALY"), "STATUS\n")
+    (status,) = world.deliver()
+    assert status.recipients == ("ann@players.test",) and "You play ITALY" in status.text

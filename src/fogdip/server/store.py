@@ -46,7 +46,7 @@ from fogdip.game.settings import SETTING_WORDS, Role, Status, TableSettings
 from fogdip.game.summary import Outcome, Summary
 from fogdip.maps.svg import FogOutlines
 from fogdip.server.events import publish
-from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
+from fogdip.server.models import Delivery, GameRow, MailPlayer, Observer, ReportRow, Seat, TurnRow
 from fogdip.server.models import Message as MessageRow
 from fogdip.server.queries import ALL, statements
 from fogdip.variants import Position, Variant
@@ -530,6 +530,7 @@ class SqlStore:
         for event in table.events:
             if isinstance(event, SeatsSwapped):
                 self._swap_press(row.id, event.first, event.second)
+                self._swap_mail(row.id, event.first, event.second)
             else:
                 publish(self.session, row.id, event.kind, event.turn, event.audience, event.detail() or None)
         table.sent.clear()
@@ -642,6 +643,25 @@ class SqlStore:
                 .where(Delivery.game_id == game_id, Delivery.reader == f"~{reader}")
                 .values(reader=reader)
             )
+
+    def _swap_mail(self, game_id: str, first: str, second: str) -> None:
+        """Before the start, two seats changed hands: a seat played by mail goes with its
+        player too, whose address at the judge names its new power: it is welcomed again,
+        with it (its secret stays its own)."""
+        names = {first: second, second: first}
+        for power in (first, second):
+            self.session.execute(
+                update(MailPlayer)
+                .where(MailPlayer.game_id == game_id, MailPlayer.power == power)
+                .values(power=f"~{names[power]}", welcomed=False)
+            )
+        for power in (first, second):
+            self.session.execute(
+                update(MailPlayer)
+                .where(MailPlayer.game_id == game_id, MailPlayer.power == f"~{power}")
+                .values(power=power)
+            )
+        changed_game(self.session, game_id)
 
     def messages(self, table: Table, member: Member) -> list[Message]:
         """The messages ``member`` may read, in order, read through its own list."""
