@@ -34,7 +34,13 @@ LONGEST_PRESS = 4000
 
 @dataclass
 class Answer:
-    """The answer's lines, and what is attached to it (``(filename, mime type, bytes)``)."""
+    """The answer's lines, and what is attached to it (``(filename, mime type, bytes)``).
+
+    >>> answer = Answer()
+    >>> answer.said(("READY",), "ready")
+    >>> answer.lines
+    ['> READY', '  ready']
+    """
 
     lines: list[str] = field(default_factory=list)
     attachments: list[tuple[str, str, bytes]] = field(default_factory=list)

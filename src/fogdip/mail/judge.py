@@ -55,12 +55,23 @@ class Handled:
 
 def mail_key(letter: Letter) -> str | None:
     """What a mail is known by, once acted on: its Message-ID (none: it is acted on each time
-    it comes; the same words may be sent again on purpose, a READY each turn)."""
+    it comes; the same words may be sent again on purpose, a READY each turn).
+
+    >>> mail_key(Letter("a1@x.example", "p@x.example", (), "", ("READY",), ()))
+    'a1@x.example'
+    """
     return letter.message_id[:255] if letter.message_id else None
 
 
 def _parts(address: str, settings: MailSettings) -> tuple[str, str, str] | None:
-    """The game, power and secret of a seat's address at this judge (lowercase)."""
+    """The game, power and secret of a seat's address at this judge (lowercase).
+
+    >>> settings = MailSettings(domain="judge.example")
+    >>> _parts("Ab12-France-0f0f0f0f0f0f0f0f@JUDGE.example", settings)
+    ('ab12', 'france', '0f0f0f0f0f0f0f0f')
+    >>> _parts("ab12-france-0f0f0f0f0f0f0f0f@elsewhere.example", settings) is None
+    True
+    """
     local, at, domain = address.strip().lower().rpartition("@")
     if not at or domain != settings.domain.lower():
         return None

@@ -57,7 +57,16 @@ def seat_address(row: MailPlayer, settings: MailSettings) -> str:
 
 
 def rules_summary(table: Table) -> str:
-    """The game's rules in brief, as every member may know them."""
+    """The game's rules in brief, as every member may know them.
+
+    >>> from fogdip.game import Actor
+    >>> print(rules_summary(Table.create("g1", "fog-of-war", {}, master=Actor("gm"), name="Friday")))
+    Game: Friday (g1), fog-of-war
+    Press: white
+    Deadlines: none: the game master adjudicates
+    Draw votes: secret
+    Status: forming; next turn S1901M
+    """
     words = table.settings.words()
     deadlines = words["deadlines"] or {}
     timing = ", ".join(f"{kind} {seconds / 3600:g} h" for kind, seconds in sorted(deadlines.items()))
