@@ -12,7 +12,22 @@ import threading
 import typer
 
 from fogdip.cli.common import errors
-from fogdip.cli.mail_options import Domain, Relay, RelayPassword, RelayTls, RelayUser, SmtpListen, mail_settings
+from fogdip.cli.mail_options import (
+    Domain,
+    ImapDoneFolder,
+    ImapEvery,
+    ImapFolder,
+    ImapHost,
+    ImapPort,
+    ImapTls,
+    ImapUser,
+    Relay,
+    RelayPassword,
+    RelayTls,
+    RelayUser,
+    SmtpListen,
+    mail_settings,
+)
 from fogdip.cli.serve import DatabaseOption, DataOption, _settings
 
 
@@ -25,6 +40,13 @@ def mail(
     relay_tls: RelayTls = None,
     relay_user: RelayUser = None,
     relay_password: RelayPassword = None,
+    imap_host: ImapHost = None,
+    imap_user: ImapUser = None,
+    imap_tls: ImapTls = None,
+    imap_port: ImapPort = None,
+    imap_folder: ImapFolder = None,
+    imap_done_folder: ImapDoneFolder = None,
+    imap_every: ImapEvery = None,
 ) -> None:
     """Run the e-mail judge on the server's database: its SMTP server takes mail in, and every
     mail out (answers, turns, reminders) is sent through the relay. Runs until Ctrl+C."""
@@ -37,7 +59,21 @@ def mail(
     with errors():
         settings = _settings(data, database)
         assert isinstance(settings, Settings)
-        chosen = mail_settings(smtp_listen, domain, relay, relay_tls, relay_user, relay_password)
+        chosen = mail_settings(
+            smtp_listen,
+            domain,
+            relay,
+            relay_tls,
+            relay_user,
+            relay_password,
+            imap_host,
+            imap_user,
+            imap_tls,
+            imap_port,
+            imap_folder,
+            imap_done_folder,
+            imap_every,
+        )
         db = Database(settings.database_url)
         for reason in db.upgrade():
             typer.echo(f"fogdip: warning: {reason}; it was left as it was", err=True)

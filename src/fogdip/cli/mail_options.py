@@ -46,6 +46,34 @@ RelayPassword = Annotated[
     ),
 ]
 
+ImapHost = Annotated[
+    str | None,
+    typer.Option(
+        "--imap-host",
+        help="An IMAP server to poll for the judge's mail (FOGDIP_IMAP_HOST); its password: FOGDIP_IMAP_PASSWORD.",
+    ),
+]
+ImapUser = Annotated[str | None, typer.Option("--imap-user", help="The IMAP mailbox's login (FOGDIP_IMAP_USER).")]
+ImapTls = Annotated[
+    str | None, typer.Option("--imap-tls", help="tls, starttls or none (default tls; FOGDIP_IMAP_TLS).")
+]
+ImapPort = Annotated[
+    int | None, typer.Option("--imap-port", help="The IMAP port (default 993 with tls, else 143; FOGDIP_IMAP_PORT).")
+]
+ImapFolder = Annotated[
+    str | None, typer.Option("--imap-folder", help="The folder polled (default INBOX; FOGDIP_IMAP_FOLDER).")
+]
+ImapDoneFolder = Annotated[
+    str | None,
+    typer.Option(
+        "--imap-done-folder",
+        help="A folder handled mail is moved to (default: it stays, marked seen; FOGDIP_IMAP_DONE_FOLDER).",
+    ),
+]
+ImapEvery = Annotated[
+    float | None, typer.Option("--imap-every", help="Seconds between polls (default 60; FOGDIP_IMAP_EVERY).")
+]
+
 
 def mail_settings(
     smtp_listen: str | None,
@@ -54,11 +82,25 @@ def mail_settings(
     relay_tls: str | None,
     relay_user: str | None,
     relay_password: str | None,
+    imap_host: str | None = None,
+    imap_user: str | None = None,
+    imap_tls: str | None = None,
+    imap_port: int | None = None,
+    imap_folder: str | None = None,
+    imap_done_folder: str | None = None,
+    imap_every: float | None = None,
 ) -> MailSettings:
     """The judge's settings: flags over ``FOGDIP_*`` variables over defaults."""
     from fogdip.mail.config import MailSettings
 
     return MailSettings.from_env().with_overrides(
+        imap_host=imap_host,
+        imap_user=imap_user,
+        imap_tls=imap_tls,
+        imap_port=imap_port,
+        imap_folder=imap_folder,
+        imap_done_folder=imap_done_folder,
+        imap_every=imap_every,
         smtp_listen=smtp_listen,
         domain=domain,
         relay=relay,
@@ -68,4 +110,19 @@ def mail_settings(
     )
 
 
-__all__ = ["Domain", "Relay", "RelayPassword", "RelayTls", "RelayUser", "SmtpListen", "mail_settings"]
+__all__ = [
+    "Domain",
+    "ImapDoneFolder",
+    "ImapEvery",
+    "ImapFolder",
+    "ImapHost",
+    "ImapPort",
+    "ImapTls",
+    "ImapUser",
+    "Relay",
+    "RelayPassword",
+    "RelayTls",
+    "RelayUser",
+    "SmtpListen",
+    "mail_settings",
+]

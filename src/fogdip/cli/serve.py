@@ -10,7 +10,22 @@ from typing import Annotated
 import typer
 
 from fogdip.cli.common import errors
-from fogdip.cli.mail_options import Domain, Relay, RelayPassword, RelayTls, RelayUser, SmtpListen, mail_settings
+from fogdip.cli.mail_options import (
+    Domain,
+    ImapDoneFolder,
+    ImapEvery,
+    ImapFolder,
+    ImapHost,
+    ImapPort,
+    ImapTls,
+    ImapUser,
+    Relay,
+    RelayPassword,
+    RelayTls,
+    RelayUser,
+    SmtpListen,
+    mail_settings,
+)
 
 db_app = typer.Typer(name="db", help="The server's database: upgrade applies its migrations.", no_args_is_help=True)
 
@@ -60,6 +75,13 @@ def serve(
     relay_tls: RelayTls = None,
     relay_user: RelayUser = None,
     relay_password: RelayPassword = None,
+    imap_host: ImapHost = None,
+    imap_user: ImapUser = None,
+    imap_tls: ImapTls = None,
+    imap_port: ImapPort = None,
+    imap_folder: ImapFolder = None,
+    imap_done_folder: ImapDoneFolder = None,
+    imap_every: ImapEvery = None,
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
     directory, nothing to set up; its migrations are applied at start. With ``--mail``, the
@@ -80,7 +102,21 @@ def serve(
             from fogdip.mail.service import MailService
 
             state = app.state.fogdip
-            chosen = mail_settings(smtp_listen, domain, relay, relay_tls, relay_user, relay_password)
+            chosen = mail_settings(
+                smtp_listen,
+                domain,
+                relay,
+                relay_tls,
+                relay_user,
+                relay_password,
+                imap_host,
+                imap_user,
+                imap_tls,
+                imap_port,
+                imap_folder,
+                imap_done_folder,
+                imap_every,
+            )
             judge = MailService(state.db, state.reads, chosen)
     where = (
         f"the embedded SQLite database {settings.data_dir / 'fogdip.sqlite3'} (one process)"

@@ -5,13 +5,15 @@
 ('judge@judge.example', ('mx.example', 587), 'none')
 >>> settings.seat_address("Ab12", "FRANCE", "9f")
 'ab12-france-9f@judge.example'
+>>> "hunter2" in repr(settings.with_overrides(relay_password="hunter2", imap_password="hunter2"))
+False
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from fogdip.server.config import SettingError
 
@@ -43,7 +45,7 @@ class MailSettings:
     relay: tuple[str, int] = ("127.0.0.1", 25)
     relay_tls: str = "none"
     relay_user: str | None = None
-    relay_password: str | None = None
+    relay_password: str | None = field(default=None, repr=False)
     #: Largest mail taken, in bytes (bigger: 552).
     max_size: int = 2 * 1024 * 1024
     #: Seconds between the sender's looks at the outbox (and at reminders due).
@@ -54,10 +56,23 @@ class MailSettings:
     retry_first: float = 30.0
     #: Whether mails carry maps (PNG): off only to spare the time where they are not wanted.
     maps: bool = True
+    #: An IMAP mailbox polled for mail (none: only the SMTP server takes it in).
+    imap_host: str | None = None
+    imap_user: str | None = None
+    imap_password: str | None = field(default=None, repr=False)
+    imap_tls: str = "tls"
+    imap_port: int | None = None
+    imap_folder: str = "INBOX"
+    imap_done_folder: str | None = None
+    imap_every: float = 60.0
 
     def __post_init__(self) -> None:
         if self.relay_tls not in TLS_MODES:
             raise SettingError(f"--relay-tls is one of {', '.join(TLS_MODES)}, not {self.relay_tls!r}")
+        if self.imap_tls not in TLS_MODES:
+            raise SettingError(f"--imap-tls is one of {', '.join(TLS_MODES)}, not {self.imap_tls!r}")
+        if self.imap_host and not self.imap_user:
+            raise SettingError("--imap-host needs --imap-user (and FOGDIP_IMAP_PASSWORD)")
         if not self.domain or "@" in self.domain:
             raise SettingError(f"--domain is the judge's mail domain, e.g. judge.example.org, not {self.domain!r}")
 
@@ -73,9 +88,26 @@ class MailSettings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings:
         """Settings from ``FOGDIP_MAIL_DOMAIN``, ``FOGDIP_SMTP_LISTEN``, ``FOGDIP_RELAY``,
-        ``FOGDIP_RELAY_TLS``, ``FOGDIP_RELAY_USER``, ``FOGDIP_RELAY_PASSWORD``."""
+        ``FOGDIP_RELAY_TLS``, ``FOGDIP_RELAY_USER``, ``FOGDIP_RELAY_PASSWORD``, and the IMAP
+        mailbox's ``FOGDIP_IMAP_HOST``, ``FOGDIP_IMAP_USER``, ``FOGDIP_IMAP_PASSWORD``,
+        ``FOGDIP_IMAP_TLS``, ``FOGDIP_IMAP_PORT``, ``FOGDIP_IMAP_FOLDER``,
+        ``FOGDIP_IMAP_DONE_FOLDER``, ``FOGDIP_IMAP_EVERY``."""
         env = os.environ if env is None else env
+        port, every = env.get("FOGDIP_IMAP_PORT"), env.get("FOGDIP_IMAP_EVERY")
+        try:
+            imap_port = int(port) if port else None
+            imap_every = float(every) if every else None
+        except ValueError:
+            raise SettingError("FOGDIP_IMAP_PORT is a port number, FOGDIP_IMAP_EVERY seconds") from None
         return cls().with_overrides(
+            imap_host=env.get("FOGDIP_IMAP_HOST") or None,
+            imap_user=env.get("FOGDIP_IMAP_USER") or None,
+            imap_password=env.get("FOGDIP_IMAP_PASSWORD") or None,
+            imap_tls=env.get("FOGDIP_IMAP_TLS") or None,
+            imap_port=imap_port,
+            imap_folder=env.get("FOGDIP_IMAP_FOLDER") or None,
+            imap_done_folder=env.get("FOGDIP_IMAP_DONE_FOLDER") or None,
+            imap_every=imap_every,
             domain=env.get("FOGDIP_MAIL_DOMAIN") or None,
             smtp_listen=env.get("FOGDIP_SMTP_LISTEN") or None,
             relay=env.get("FOGDIP_RELAY") or None,

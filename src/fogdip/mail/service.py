@@ -7,10 +7,12 @@ queues its mails in its own transaction).
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -38,6 +40,33 @@ class Round:
     sent: int
 
 
+def imap_poller(settings: MailSettings, judge: Judge) -> Any:
+    """A poller of the IMAP mailbox (``fogdip.mail.imap``: helper B's ``ImapPoller``) that
+    hands each message to the judge: done with it once the judge's transaction committed
+    (acted on, or already, or no seat's), left for the next poll on an error."""
+    imap = importlib.import_module("fogdip.mail.imap")  # TODO(lead): a plain import once merged
+
+    def handle(raw: bytes) -> bool:
+        try:
+            judge.handle_raw(raw)
+        except Exception:
+            log().exception("a mail from the IMAP mailbox could not be acted on; it is tried again")
+            return False
+        return True
+
+    chosen = imap.ImapSettings(
+        settings.imap_host,
+        settings.imap_user,
+        settings.imap_password or "",
+        imap.ImapSecurity(settings.imap_tls),
+        port=settings.imap_port,
+        folder=settings.imap_folder,
+        done_folder=settings.imap_done_folder,
+        every=settings.imap_every,
+    )
+    return imap.ImapPoller(chosen, handle, log=log())
+
+
 class MailService:
     """The judge on ``db``: :meth:`start` installs its hook on the database's transactions,
     starts the SMTP server (if ``settings.smtp_listen``) and the sending loop."""
@@ -50,6 +79,7 @@ class MailService:
         self.smtp: JudgeController | None = None
         self._stop = threading.Event()
         self._loop: threading.Thread | None = None
+        self._imap: Any = None
 
     @property
     def smtp_port(self) -> int | None:
@@ -75,6 +105,9 @@ class MailService:
                 self.judge, host, port, domain=self.settings.domain, max_size=self.settings.max_size
             )
             self.smtp.start()
+        if self.settings.imap_host:
+            self._imap = imap_poller(self.settings, self.judge)
+            self._imap.start()
         if loop:
             self._loop = threading.Thread(target=self._run, name="fogdip-mail", daemon=True)
             self._loop.start()
@@ -88,6 +121,9 @@ class MailService:
 
     def stop(self) -> None:
         self._stop.set()
+        if self._imap is not None:
+            self._imap.stop()
+            self._imap = None
         if self._loop is not None:
             self._loop.join(timeout=30)
         if self.smtp is not None:
