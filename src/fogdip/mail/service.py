@@ -94,7 +94,7 @@ class MailService:
         return Round(queued, reminded, sent)
 
     def start(self, *, loop: bool = True) -> None:
-        install(self.db, self.reads, self.settings)
+        install(self.db, self.settings)
         try:
             retry_now(self.db, now())
         except SQLAlchemyError:  # a database not yet brought up to date holds no mail

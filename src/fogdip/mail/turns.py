@@ -192,15 +192,17 @@ def queue_games(session: Session, reads: ReadCache, settings: MailSettings, game
             log().exception("the mails of game %s could not be queued with its turn; they are tried again", game_id)
 
 
-def install(db: Database, reads: ReadCache, settings: MailSettings) -> None:
+def install(db: Database, settings: MailSettings) -> None:
     """Queue each game's mails in the transaction that played its turn (or seated a mail
-    player), in every transaction of ``db`` in this process."""
+    player), in every transaction of ``db`` in this process. The game is read in the
+    transaction, before it commits: through a cache of its own, never the process's (which
+    keeps only what is committed)."""
 
     def before_commit(session: Session) -> None:
         games = session.info.pop(GAMES_CHANGED, None)
         if games:
             session.flush()
-            queue_games(session, reads, settings, games)
+            queue_games(session, ReadCache(size=4), settings, games)
 
     event.listen(db.sessions, "before_commit", before_commit)
 
