@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fogdip.game import Actor, Refusal, Table
+from fogdip.game.settings import Role
 from fogdip.mail.answers import Answer, carry_out
 from fogdip.mail.commands import SignOn, Step, parse
 from fogdip.mail.config import MailSettings
@@ -85,9 +86,10 @@ def _seat(session: Session, game: str, power: str, secret: str) -> MailPlayer | 
     """The mail row of ``game``'s seat ``power`` if ``secret`` is its own (compared in constant
     time; the same answer whether the game, the seat or the secret is wrong)."""
     power = power.strip().lower()
-    for row in session.execute(
-        select(MailPlayer).where(MailPlayer.game_key == game.strip().lower()).with_for_update()
-    ).scalars():
+    # Not locked here: the game's row is locked first (``SqlStore.find``), then its mail rows
+    # are written, in the judge as in a web request that plays a turn, so that the two never
+    # wait on each other in turn.
+    for row in session.execute(select(MailPlayer).where(MailPlayer.game_key == game.strip().lower())).scalars():
         if row.power.lower().lstrip("+") == power and same(row.secret, secret.strip().lower()):
             return row
     return None
@@ -214,7 +216,7 @@ def _holds(table: Table, actor: Actor, row: MailPlayer) -> bool:
     master's place)."""
     member = table.member(actor)
     if row.power == MAIL_MASTER:
-        return member.role.value == "master"
+        return member.role is Role.MASTER
     return member.power == row.power
 
 

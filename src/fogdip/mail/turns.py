@@ -127,8 +127,12 @@ def ending_letter(table: Table, row: MailPlayer, settings: MailSettings) -> Emai
 def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
     """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed),
     and count it as queued, in this transaction. How many mails were queued."""
+    # Locked: a turn's transaction and the catch-up of another process never both queue a turn
+    # (the one that waits reads what the other moved on). Neither waits for the game's row here.
     rows = list(
-        session.execute(select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id)).scalars()
+        session.execute(
+            select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id).with_for_update()
+        ).scalars()
     )
     game = session.get(GameRow, game_id)
     if not rows or game is None:
