@@ -194,3 +194,21 @@ def test_a_message_longer_than_the_webs_is_not_sent(world: World) -> None:
     world.send(world.address(game, "FRANCE"), "BROADCAST\n" + "x" * 4001 + "\nENDPRESS\n")
     (answer,) = world.deliver()
     assert "NOT SENT: a message holds at most 4000 characters" in answer.text
+
+
+def test_history_and_map_of_a_turn(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\n")
+    for power in POWERS:
+        world.send(world.address(game, power), "READY\n")
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "HISTORY S1901M\nHISTORY START\nHISTORY X1999M\nMAP S1901M\n")
+    (answer,) = world.deliver()
+    text = answer.text
+    assert "> HISTORY S1901M\n  your report:\n  FRANCE, Spring 1901 movement" in text
+    assert "A PAR - BUR" in text.split("> HISTORY START")[0]
+    assert "> HISTORY START\n  your report:\n  FRANCE, before Spring 1901" in text
+    assert "no report of X1999M" in text
+    (picture,) = answer.attachments()
+    assert picture[0] == "france-S1901M.png" and picture[2].startswith(b"\x89PNG")

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from fogdip.bots.base import bot_named
 from fogdip.engine.errors import FogdipError
+from fogdip.fog.observation import Observation
 from fogdip.fog.report import observation_text
 from fogdip.game import Actor, Refusal, Table
 from fogdip.game.settings import Role
@@ -124,9 +125,15 @@ def _history(table: Table, member_power: str | None, phase: str | None) -> list[
             return [f"no turn {phase} has been played; played: {', '.join(history.names())}"]
         return turn_text(history[index]).splitlines()
     reports = table.game.reports(member_power)
-    chosen = reports[-1] if phase is None else next((seen for seen in reports if seen.phase == phase), None)
+    chosen: Observation | None
+    if phase is None:
+        chosen = reports[-1]
+    elif phase == "START":
+        chosen = reports[0]
+    else:  # the report of the turn played (the opening report is named for the turn it opens)
+        chosen = next((seen for seen in reversed(reports) if seen.phase == phase), None)
     if chosen is None:
-        return [f"no report of {phase}; yours: {', '.join(seen.phase for seen in reports)}"]
+        return [f"no report of {phase}; yours: START, {', '.join(seen.phase for seen in reports[1:])}"]
     return observation_text(chosen).splitlines()
 
 

@@ -171,8 +171,8 @@ HELP = """Commands, one a line (capitals or not):
   READY / NOTREADY          mark your orders ready (the turn is played once every seat is)
   DRAW / NODRAW             vote for a draw, or take your vote back
   STATUS                    the game, the turn, its deadline, what you filed
-  HISTORY [phase]           your report of a turn (default: the latest)
-  MAP [phase]               your map, as a PNG attached
+  HISTORY [phase]           your report of a turn (default: the latest; START: the opening one)
+  MAP [phase]               your map after a turn, as a PNG attached (default: the latest; START)
   SET REMIND <hours>        a reminder that many hours before each deadline, if you filed nothing (OFF: none)
   NEWADDRESS                a new secret address for your seat (the old one stops working)
   SIGNOFF                   nothing below it is read
