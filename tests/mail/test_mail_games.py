@@ -95,6 +95,9 @@ def _play(world: World, differs: bool) -> None:
                 world.send(world.address(game, power), "READY\n")
         world.send(world.address(game, "FRANCE"), "READY\nMAP\nHISTORY\n", message_id=f"fr{round_}@players.test")
         assert world.table(game).turn != turn
+    for power in POWERS:  # a draw: every power is told the game is over
+        world.send(world.address(game, power), "DRAW\n", message_id=f"draw-{power}@players.test")
+    assert world.table(game).status is Status.FINISHED
     world.deliver()
 
 
@@ -107,8 +110,9 @@ def test_every_mail_france_gets_is_the_same_whatever_it_cannot_see(tmp_path: Pat
         france = "france@players.test"
         mine = [_fixed(mail) for mail in one.to(france, list(one.relay.received))]
         theirs = [_fixed(mail) for mail in other.to(france, list(other.relay.received))]
-        assert len(mine) >= 6
+        assert len(mine) >= 8
         assert any(b"image/png" in mail for mail in mine)
+        assert any(b"the game is over" in mail for mail in mine)
         assert mine == theirs
         # The worlds did differ: Russia's own mails are not the same.
         russia = "russia@players.test"
