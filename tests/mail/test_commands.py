@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from fogdip.mail import commands as c
 
 
@@ -59,3 +62,14 @@ def test_unknown_words_are_not_orders_and_signoff_ends_reading() -> None:
     steps = c.parse(["Hello judge,", "A PAR H", "SIGNOFF", "READY"])
     assert kinds(["Hello judge,", "A PAR H", "SIGNOFF", "READY"]) == ["Unknown", "OrderLine", "SignOff"]
     assert "HELP" in steps[0].command.why  # type: ignore[union-attr]
+
+
+@given(st.lists(st.text(max_size=40), max_size=12), st.lists(st.text(max_size=40), max_size=6))
+def test_parse_never_raises_and_press_text_stays_text(before: list[str], inside: list[str]) -> None:
+    body = [line for line in inside if line.strip().upper() != "ENDPRESS"]
+    steps = c.parse([*before, "BROADCAST", *body, "ENDPRESS"])
+    presses = [step.command for step in steps if isinstance(step.command, c.Press)]
+    if not any(isinstance(step.command, c.SignOff) for step in steps) and all(
+        line.split()[:1] not in (["PRESS"], ["BROADCAST"]) for line in (text.upper() for text in before)
+    ):
+        assert presses[-1] == c.Press(None, None, "\n".join(line.rstrip() for line in body).strip("\n"), True)

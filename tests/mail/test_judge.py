@@ -212,3 +212,41 @@ def test_history_and_map_of_a_turn(world: World) -> None:
     assert "no report of X1999M" in text
     (picture,) = answer.attachments()
     assert picture[0] == "france-S1901M.png" and picture[2].startswith(b"\x89PNG")
+
+
+def test_malformed_mails_are_taken_and_answered(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    address = world.address(game, "FRANCE")
+    head = f"From: ann@players.test\r\nTo: {address}\r\nSubject: x\r\n".encode()
+    html_only = head + b"Message-ID: <h1@p.test>\r\nContent-Type: text/html\r\n\r\n<p>A PAR - BUR</p>\r\n"
+    broken = (
+        head
+        + b'Message-ID: <b1@p.test>\r\nContent-Type: multipart/mixed; boundary="zz"\r\n\r\n--zz\r\nContent-Type: text/pl'
+    )
+    nothing = head + b"Message-ID: <n1@p.test>\r\n\r\n"
+    binary = head + b"Message-ID: <x1@p.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\xff\xfe\x00READY\r\n"
+    for raw in (html_only, broken, nothing, binary):
+        world.send(address, "", raw=raw)
+    answers = world.deliver()  # each taken (250), each answered, to the seat's own address
+    assert len(answers) == 4 and all(m.recipients == ("france@players.test",) for m in answers)
+    assert all("The judge's answer for FRANCE" in m.text for m in answers)
+    assert not world.table(game).seat("FRANCE").ready
+
+
+def test_no_mail_names_another_seat_in_its_headers(world: World) -> None:
+    game = seven(world)
+    world.master_by_mail(game, "gm@players.test")
+    for power in POWERS:
+        world.send(world.address(game, power), "STATUS\nREADY\n")
+    mails = world.deliver()
+    for mail in mails:
+        message = mail.mail
+        assert len(mail.recipients) == 1 and message.get_all("To") == [mail.recipients[0]]
+        assert message["Cc"] is None and message["Bcc"] is None
+        headers = "\n".join(f"{name}: {value}" for name, value in message.items())
+        for power in POWERS:
+            own = mail.recipients[0] == f"{power.lower()}@players.test"
+            if not own:
+                assert world.address(game, power) not in headers
+                assert f"{power.lower()}@players.test" not in mail.raw.decode("utf-8", "replace")
