@@ -33,8 +33,9 @@ from fogdip.server.tables import actor, changing
 
 router = Router(prefix="/api/v1/games", tags=["mail"], responses=ERROR_RESPONSES)
 
-#: An address as a person gives it: one ``@``, no spaces or angle brackets, a dotted domain.
-_ADDRESS = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z0-9-]{2,63}$")
+#: An address as a person gives it: a plain local part (RFC 5322's atom characters and dots),
+#: one ``@``, a dotted domain (ASCII: no control character, no quoting, nothing to mislead).
+_ADDRESS = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z0-9-]{2,63}$")
 
 
 def checked_address(address: str) -> str:
@@ -42,6 +43,10 @@ def checked_address(address: str) -> str:
 
     >>> checked_address(" Ann@Example.org ")
     'Ann@Example.org'
+    >>> checked_address("a\\x00b@example.org")
+    Traceback (most recent call last):
+    ...
+    fogdip.game.refusals.Refusal: 'a\\x00b@example.org' is not an e-mail address: give one like name@example.org
     """
     address = address.strip()
     if not _ADDRESS.match(address):
