@@ -88,9 +88,10 @@ def test_the_from_header_decides_nothing(world: World) -> None:
     (refused,) = world.deliver()
     assert refused.recipients == ("france@players.test",) and "was not read" in refused.text
     assert "FRANCE" not in world.table(game).game.record.filed
-    world.send(world.address(game, "FRANCE"), "A PAR - BUR\n", sender="somebody@else.test")
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\nSTATUS\n", sender="somebody@else.test")
     (answer,) = world.deliver()
     assert answer.recipients == ("france@players.test",)
+    assert "Filed: A PAR - BUR" in answer.text
 
 
 def test_signon_to_the_judges_address(world: World) -> None:

@@ -28,6 +28,7 @@ from fogdip.server.models import MAIL_MASTER, MailPlayer
 from fogdip.server.security import mail_secret
 from fogdip.server.store import SqlStore
 from fogdip.variants.filing import LineCheck
+from fogdip.variants.record import filed_texts
 
 #: The longest message, as the web takes it (:class:`fogdip.codec.api.MessageIn`).
 LONGEST_PRESS = 4000
@@ -107,9 +108,7 @@ def _status(table: Table, actor: Actor, row: MailPlayer) -> list[str]:
         lines.append(
             f"You play {member.power}: {'ready' if seat.ready else 'not ready'}; draw vote {'yes' if seat.draw else 'no'}"
         )
-        lines.append(
-            "Filed: " + ("nothing" if filed is None else "; ".join(str(line) for line in filed) or "no orders")
-        )
+        lines.append("Filed: " + ("nothing" if filed is None else "; ".join(filed_texts(filed)) or "no orders"))
     remind = "none" if row.remind_hours is None else f"{row.remind_hours:g} h before each deadline"
     lines.append(f"Reminder: {remind}")
     return lines
