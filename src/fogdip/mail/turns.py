@@ -118,10 +118,8 @@ def ending_words(outcome: Mapping[str, Any] | None) -> str:
 def ending_letter(table: Table, row: MailPlayer, settings: MailSettings) -> EmailMessage:
     """The mail that the game is over, and how it ended (a public fact)."""
     body = f"{ending_words(table.game.outcome())}\n\n{rules_summary(table)}\n\nThank you for playing.\n"
-    reply_to = None if row.power == MAIL_MASTER else seat_address(row, settings)
-    return outgoing(
-        row.address, f"fogdip {table.settings.name}: the game is over", body, sender=settings.judge, reply_to=reply_to
-    )
+    subject = f"fogdip {table.settings.name}: the game is over"
+    return outgoing(row.address, subject, body, sender=settings.judge, reply_to=seat_address(row, settings))
 
 
 def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
