@@ -300,3 +300,20 @@ def test_a_seat_by_mail_goes_with_its_player_when_seats_are_swapped(world: World
     world.send(world.address(game, "ITALY"), "STATUS\n")
     (status,) = world.deliver()
     assert status.recipients == ("ann@players.test",) and "You play ITALY" in status.text
+
+
+def test_the_game_master_extends_the_deadline_by_mail(world: World) -> None:
+    game = world.new_game("extend", deadlines={"movement": 3600})
+    world.invite(game, "FRANCE", "ann@players.test")
+    world.master_by_mail(game, "gm@players.test")
+    world.start_game(game)
+    world.deliver()
+    before = world.table(game).clock.deadline
+    assert before is not None
+    world.send(world.address(game, "+master"), "EXTEND 2\nSTATUS\nDRAW\n")
+    (answer,) = world.deliver()
+    after = world.table(game).clock.deadline
+    assert after == before + timedelta(hours=2)
+    assert f"the deadline is now {after:%Y-%m-%d %H:%M} UTC" in answer.text
+    assert "answer for the game master" in answer.text
+    assert "REFUSED: only a player votes for a draw" in answer.text
