@@ -22,6 +22,7 @@ from fogdip.cli.mail_options import (
     ImapTls,
     ImapUser,
     Relay,
+    RelayCafile,
     RelayPassword,
     RelayTls,
     RelayUser,
@@ -40,6 +41,7 @@ def mail(
     relay_tls: RelayTls = None,
     relay_user: RelayUser = None,
     relay_password: RelayPassword = None,
+    relay_cafile: RelayCafile = None,
     imap_host: ImapHost = None,
     imap_user: ImapUser = None,
     imap_tls: ImapTls = None,
@@ -73,6 +75,7 @@ def mail(
             imap_folder,
             imap_done_folder,
             imap_every,
+            relay_cafile,
         )
         db = Database(settings.database_url)
         for reason in db.upgrade():

@@ -45,6 +45,12 @@ RelayPassword = Annotated[
         help="The relay's password (better: FOGDIP_RELAY_PASSWORD, which no process list shows).",
     ),
 ]
+RelayCafile = Annotated[
+    str | None,
+    typer.Option(
+        "--relay-cafile", help="Certificates to trust for the relay's TLS, a private CA's (FOGDIP_RELAY_CAFILE)."
+    ),
+]
 
 ImapHost = Annotated[
     str | None,
@@ -89,6 +95,7 @@ def mail_settings(
     imap_folder: str | None = None,
     imap_done_folder: str | None = None,
     imap_every: float | None = None,
+    relay_cafile: str | None = None,
 ) -> MailSettings:
     """The judge's settings: flags over ``FOGDIP_*`` variables over defaults."""
     from fogdip.mail.config import MailSettings
@@ -101,6 +108,7 @@ def mail_settings(
         imap_folder=imap_folder,
         imap_done_folder=imap_done_folder,
         imap_every=imap_every,
+        relay_cafile=relay_cafile,
         smtp_listen=smtp_listen,
         domain=domain,
         relay=relay,
@@ -120,6 +128,7 @@ __all__ = [
     "ImapTls",
     "ImapUser",
     "Relay",
+    "RelayCafile",
     "RelayPassword",
     "RelayTls",
     "RelayUser",

@@ -46,6 +46,8 @@ class MailSettings:
     relay_tls: str = "none"
     relay_user: str | None = None
     relay_password: str | None = field(default=None, repr=False)
+    #: Certificates to trust for the relay's TLS (a private CA's), beside the system's.
+    relay_cafile: str | None = None
     #: Largest mail taken, in bytes (bigger: 552).
     max_size: int = 2 * 1024 * 1024
     #: Seconds between the sender's looks at the outbox (and at reminders due).
@@ -88,7 +90,7 @@ class MailSettings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings:
         """Settings from ``FOGDIP_MAIL_DOMAIN``, ``FOGDIP_SMTP_LISTEN``, ``FOGDIP_RELAY``,
-        ``FOGDIP_RELAY_TLS``, ``FOGDIP_RELAY_USER``, ``FOGDIP_RELAY_PASSWORD``, and the IMAP
+        ``FOGDIP_RELAY_TLS``, ``FOGDIP_RELAY_USER``, ``FOGDIP_RELAY_PASSWORD``, ``FOGDIP_RELAY_CAFILE``, and the IMAP
         mailbox's ``FOGDIP_IMAP_HOST``, ``FOGDIP_IMAP_USER``, ``FOGDIP_IMAP_PASSWORD``,
         ``FOGDIP_IMAP_TLS``, ``FOGDIP_IMAP_PORT``, ``FOGDIP_IMAP_FOLDER``,
         ``FOGDIP_IMAP_DONE_FOLDER``, ``FOGDIP_IMAP_EVERY``."""
@@ -114,6 +116,7 @@ class MailSettings:
             relay_tls=env.get("FOGDIP_RELAY_TLS") or None,
             relay_user=env.get("FOGDIP_RELAY_USER") or None,
             relay_password=env.get("FOGDIP_RELAY_PASSWORD") or None,
+            relay_cafile=env.get("FOGDIP_RELAY_CAFILE") or None,
         )
 
     def with_overrides(self, **values: object) -> MailSettings:

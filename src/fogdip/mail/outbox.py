@@ -99,13 +99,15 @@ def due(db: Database, moment: datetime, limit: int = 50) -> list[Due]:
 
 
 def _connect(settings: MailSettings) -> smtplib.SMTP:
+    """A connection to the relay, its certificate checked (TLS, STARTTLS), logged in if asked."""
     host, port = settings.relay
+    context = ssl.create_default_context(cafile=settings.relay_cafile)
     if settings.relay_tls == "tls":
-        relay: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=30, context=ssl.create_default_context())
+        relay: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=30, context=context)
     else:
         relay = smtplib.SMTP(host, port, timeout=30)
         if settings.relay_tls == "starttls":
-            relay.starttls(context=ssl.create_default_context())
+            relay.starttls(context=context)
     if settings.relay_user:
         relay.login(settings.relay_user, settings.relay_password or "")
     return relay
