@@ -32,6 +32,7 @@ from fogdip.cli.common import (
     write_json,
 )
 from fogdip.cli.gm import gm_app
+from fogdip.cli.mail import mail
 from fogdip.cli.maps import map_command
 from fogdip.cli.serve import db_app, serve
 from fogdip.cli.tournament import tournament
@@ -431,6 +432,7 @@ def version() -> None:
 app.add_typer(gm_app, name="gm")
 app.command(name="map")(map_command)
 app.command(name="serve")(serve)
+app.command(name="mail")(mail)
 app.add_typer(db_app, name="db")
 app.command(name="tournament")(tournament)
 

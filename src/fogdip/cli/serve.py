@@ -10,6 +10,23 @@ from typing import Annotated
 import typer
 
 from fogdip.cli.common import errors
+from fogdip.cli.mail_options import (
+    Domain,
+    ImapDoneFolder,
+    ImapEvery,
+    ImapFolder,
+    ImapHost,
+    ImapPort,
+    ImapTls,
+    ImapUser,
+    Relay,
+    RelayCafile,
+    RelayPassword,
+    RelayTls,
+    RelayUser,
+    SmtpListen,
+    mail_settings,
+)
 
 db_app = typer.Typer(name="db", help="The server's database: upgrade applies its migrations.", no_args_is_help=True)
 
@@ -49,9 +66,29 @@ def serve(
             "(default none: the header is ignored; FOGDIP_TRUSTED_PROXIES, separated by commas).",
         ),
     ] = None,
+    with_mail: Annotated[
+        bool,
+        typer.Option("--mail", help="Run the e-mail judge in the server's process too (its flags below; fogdip mail)."),
+    ] = False,
+    smtp_listen: SmtpListen = None,
+    domain: Domain = None,
+    relay: Relay = None,
+    relay_tls: RelayTls = None,
+    relay_user: RelayUser = None,
+    relay_password: RelayPassword = None,
+    relay_cafile: RelayCafile = None,
+    imap_host: ImapHost = None,
+    imap_user: ImapUser = None,
+    imap_tls: ImapTls = None,
+    imap_port: ImapPort = None,
+    imap_folder: ImapFolder = None,
+    imap_done_folder: ImapDoneFolder = None,
+    imap_every: ImapEvery = None,
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
-    directory, nothing to set up; its migrations are applied at start."""
+    directory, nothing to set up; its migrations are applied at start. With ``--mail``, the
+    e-mail judge too, on the server's own database: every turn the server plays queues its
+    mails in the turn's own transaction."""
     import uvicorn
 
     from fogdip.server.config import Settings
@@ -62,6 +99,27 @@ def serve(
         settings = _settings(data, database, host=host, port=port, trusted_proxies=proxies)
         assert isinstance(settings, Settings)
         app = create_site(settings)
+        judge = None
+        if with_mail:
+            from fogdip.mail.service import MailService
+
+            state = app.state.fogdip
+            chosen = mail_settings(
+                smtp_listen,
+                domain,
+                relay,
+                relay_tls,
+                relay_user,
+                relay_password,
+                imap_host,
+                imap_user,
+                imap_tls,
+                imap_port,
+                imap_folder,
+                imap_done_folder,
+                imap_every,
+            )
+            judge = MailService(state.db, state.reads, chosen)
     where = (
         f"the embedded SQLite database {settings.data_dir / 'fogdip.sqlite3'} (one process)"
         if settings.is_sqlite
@@ -71,21 +129,30 @@ def serve(
     typer.echo(f"fogdip is serving at http://{shown}:{settings.port}/ (API described at /docs), on {where}.")
     typer.echo("Press Ctrl+C to stop.")
     log_as_json(settings.log_level)
+    if judge is not None:
+        # Started before the server: its SMTP server and loop wait out the migrations the
+        # server applies as it starts (the loop's first round comes after a few seconds).
+        judge.start()
+        typer.echo(f"The e-mail judge runs at {judge.settings.judge}, SMTP on port {judge.smtp_port}.")
     # An idle connection is kept longer than clients keep theirs (httpx: 5 s; a reverse proxy's
     # pool: 60 s), so that the server never closes one just as a client sends on it.
     # X-Forwarded-For is believed from the proxies named only: uvicorn's own default believes it
     # from 127.0.0.1, where a proxy on this machine that passes on what its clients sent (or any
     # local process) would let every client name its own address, and dodge every limit.
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        timeout_keep_alive=75,
-        ws=WS,
-        proxy_headers=bool(settings.trusted_proxies),
-        forwarded_allow_ips=list(settings.trusted_proxies),
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            timeout_keep_alive=75,
+            ws=WS,
+            proxy_headers=bool(settings.trusted_proxies),
+            forwarded_allow_ips=list(settings.trusted_proxies),
+        )
+    finally:
+        if judge is not None:
+            judge.stop()
 
 
 #: uvicorn's WebSocket protocol: the sans-I/O implementation keeps each open stream to a few

@@ -26,7 +26,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fogdip.game import Refusal, Refused
-from fogdip.server import auth, games, lifecycle, press, stream, transfer
+from fogdip.server import auth, games, lifecycle, mail_seats, press, stream, transfer
 from fogdip.server.bot_seats import BotSeats
 from fogdip.server.config import Settings
 from fogdip.server.db import Database
@@ -104,6 +104,7 @@ def create_app(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app.include_router(games.router)
     app.include_router(lifecycle.router)
     app.include_router(press.router)
+    app.include_router(mail_seats.router)
     app.include_router(stream.router)
     _errors(app)
     _limits(app, settings)

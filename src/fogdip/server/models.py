@@ -17,6 +17,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -264,4 +265,80 @@ class Message(Base):
     shown_as: Mapped[str | None] = mapped_column(String(24), nullable=True)
     recipients: Mapped[str] = mapped_column(Text)
     body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+#: The ``power`` of a game master's mail address (never a power's name).
+MAIL_MASTER = "+master"
+
+
+class MailPlayer(Base):
+    """A seat played by mail (or, with ``power`` :data:`MAIL_MASTER`, a game master who
+    gets the game by mail): the player's own address, where its mails go, and the seat's
+    secret, which makes the seat's address ``<game>-<power>-<secret>@<domain>`` (lowercase,
+    as mail servers may fold it). The account is the seat's player (one made for the address
+    when the player has no web account). ``mailed_turns`` counts the game's turns whose mails
+    are queued (the same transaction moves it on); ``welcomed``: the welcome mail is queued;
+    ``ended``: the mail that the game is over."""
+
+    __tablename__ = "mail_players"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: The game's id lowercased, as it comes back in an address.
+    game_key: Mapped[str] = mapped_column(String(24), index=True)
+    power: Mapped[str] = mapped_column(String(24))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str] = mapped_column(String(254))
+    secret: Mapped[str] = mapped_column(String(64))
+    #: Hours before a deadline to remind the player, if it has filed nothing (none: never).
+    remind_hours: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The turn the last reminder was for (one a turn).
+    reminded_turn: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    mailed_turns: Mapped[int] = mapped_column(Integer, default=0)
+    welcomed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The mail that the game is over is queued.
+    ended: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class MailSeen(Base):
+    """A mail the judge has acted on, by its Message-ID: the same mail delivered twice acts
+    once."""
+
+    __tablename__ = "mail_seen"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class MailRefusal(Base):
+    """When the judge last answered a sender whose mail carried no right secret: it answers
+    such a sender at most once in a while."""
+
+    __tablename__ = "mail_refusals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    sender: Mapped[str] = mapped_column(String(254), unique=True)
+    answered_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class OutboxMail(Base):
+    """A mail to send, queued in the transaction that caused it, sent with retries, marked
+    sent as soon as the relay took it. ``message_id`` is the mail's own, the same on every
+    attempt, so that a mail sent again after a crash is known for what it is."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_due", "sent_at", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    recipient: Mapped[str] = mapped_column(String(254))
+    message_id: Mapped[str] = mapped_column(String(255))
+    message: Mapped[bytes] = mapped_column(LargeBinary)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -52,6 +52,17 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+def mail_secret() -> str:
+    """A seat's secret at the e-mail judge, in its address: 128 random bits as lowercase hex
+    (a mail server may fold an address's case).
+
+    >>> secret = mail_secret()
+    >>> len(secret), secret == secret.lower()
+    (32, True)
+    """
+    return secrets.token_hex(16)
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 

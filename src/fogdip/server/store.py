@@ -46,7 +46,7 @@ from fogdip.game.settings import SETTING_WORDS, Role, Status, TableSettings
 from fogdip.game.summary import Outcome, Summary
 from fogdip.maps.svg import FogOutlines
 from fogdip.server.events import publish
-from fogdip.server.models import Delivery, GameRow, Observer, ReportRow, Seat, TurnRow
+from fogdip.server.models import Delivery, GameRow, MailPlayer, Observer, ReportRow, Seat, TurnRow
 from fogdip.server.models import Message as MessageRow
 from fogdip.server.queries import ALL, statements
 from fogdip.variants import Position, Variant
@@ -81,6 +81,15 @@ class _Kept:
 _SAVED = "fogdip.saved"
 #: Set on a session that saved a game whose bot seats have yet to file.
 BOTS_WAITING = "fogdip.bots-waiting"
+#: Where a session lists the games its transaction played a turn of (or ended, or seated a
+#: mail player at): the e-mail judge, where it runs in the process, queues their mails in the
+#: same transaction (``fogdip.mail.outbox``); the server itself knows nothing of mail.
+GAMES_CHANGED = "fogdip.games-changed"
+
+
+def changed_game(session: Session, game_id: str) -> None:
+    """Note that this transaction changed ``game_id`` for its members' mails (:data:`GAMES_CHANGED`)."""
+    session.info.setdefault(GAMES_CHANGED, set()).add(game_id)
 
 
 class ReadCache:
@@ -512,6 +521,8 @@ class SqlStore:
             self._write_turns(row, table.game, appended, row.turns_played + 1, moment)
         changed = bool(appended) or table.version != row.version
         self._write_row(table, row, seats, moment, position=changed)
+        if changed:
+            changed_game(self.session, row.id)
         self._write_seats(table, seats)
         self._write_watching(table, row, watched)
         for message in table.sent:
@@ -519,6 +530,7 @@ class SqlStore:
         for event in table.events:
             if isinstance(event, SeatsSwapped):
                 self._swap_press(row.id, event.first, event.second)
+                self._swap_mail(row.id, event.first, event.second)
             else:
                 publish(self.session, row.id, event.kind, event.turn, event.audience, event.detail() or None)
         table.sent.clear()
@@ -631,6 +643,25 @@ class SqlStore:
                 .where(Delivery.game_id == game_id, Delivery.reader == f"~{reader}")
                 .values(reader=reader)
             )
+
+    def _swap_mail(self, game_id: str, first: str, second: str) -> None:
+        """Before the start, two seats changed hands: a seat played by mail goes with its
+        player too, whose address at the judge names its new power: it is welcomed again,
+        with it (its secret stays its own)."""
+        names = {first: second, second: first}
+        for power in (first, second):
+            self.session.execute(
+                update(MailPlayer)
+                .where(MailPlayer.game_id == game_id, MailPlayer.power == power)
+                .values(power=f"~{names[power]}", welcomed=False)
+            )
+        for power in (first, second):
+            self.session.execute(
+                update(MailPlayer)
+                .where(MailPlayer.game_id == game_id, MailPlayer.power == f"~{power}")
+                .values(power=power)
+            )
+        changed_game(self.session, game_id)
 
     def messages(self, table: Table, member: Member) -> list[Message]:
         """The messages ``member`` may read, in order, read through its own list."""
@@ -754,10 +785,12 @@ def upgrade_games(session: Session) -> list[str]:
 
 __all__ = [
     "BOTS_WAITING",
+    "GAMES_CHANGED",
     "DamagedGame",
     "ReadCache",
     "SqlStore",
     "actor_of",
+    "changed_game",
     "now",
     "settings_of",
     "upgrade_game",

@@ -1,0 +1,223 @@
+"""The judge: one mail in, its commands carried out against the table in ONE transaction,
+through the table's own rules (as the web's routes call them), and ONE answer queued in the
+same transaction, with the mail's Message-ID kept so that the same mail delivered twice acts
+once. Who is writing is decided by a seat's secret (the address the mail was sent to, or a
+first line ``SIGNON <POWER> <GAME> <SECRET>`` to the judge's own address), never by the
+``From:`` header; the answer goes to the seat's own address, kept when it was seated.
+
+A mail that names no seat's secret changes nothing and gets one short answer, to its sender,
+at most once in :attr:`MailSettings.refusal_every` per sender (kept in the database).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from fogdip.game import Actor, Refusal, Table
+from fogdip.game.settings import Role
+from fogdip.mail.answers import Answer, carry_out
+from fogdip.mail.commands import SignOn, Step, parse
+from fogdip.mail.config import MailSettings
+from fogdip.mail.letters import outgoing
+from fogdip.mail.outbox import queue
+from fogdip.mail.reading import Letter, read_letter
+from fogdip.mail.turns import seat_address
+from fogdip.server.db import Database
+from fogdip.server.models import MAIL_MASTER, MailPlayer, MailRefusal, MailSeen
+from fogdip.server.security import same
+from fogdip.server.store import ReadCache, SqlStore, now
+
+_LOCAL = re.compile(r"^(?P<game>[a-z0-9]+)-(?P<power>[a-z0-9+-]+)-(?P<secret>[0-9a-f]{16,64})$")
+
+REFUSED = """This mail was not read, and nothing was changed.
+
+It was sent to no seat's address at this judge, or its secret is not the seat's. Write to the
+address your welcome mail gave you (answering the judge's mails does), or to {judge} with a
+first line SIGNON <POWER> <GAME> <SECRET>. HELP, sent to your seat's address, lists the
+commands. (This answer is sent at most once in a while to one sender.)
+"""
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What became of a mail: ``acted`` (else it had been acted on already, or named no seat:
+    ``seat`` says whose it was, ``None`` for none)."""
+
+    acted: bool
+    seat: str | None = None
+
+
+def mail_key(letter: Letter) -> str | None:
+    """What a mail is known by, once acted on: its Message-ID (none: it is acted on each time
+    it comes; the same words may be sent again on purpose, a READY each turn).
+
+    >>> mail_key(Letter("a1@x.example", "p@x.example", (), "", ("READY",), ()))
+    'a1@x.example'
+    """
+    return letter.message_id[:255] if letter.message_id else None
+
+
+def _parts(address: str, settings: MailSettings) -> tuple[str, str, str] | None:
+    """The game, power and secret of a seat's address at this judge (lowercase).
+
+    >>> settings = MailSettings(domain="judge.example")
+    >>> _parts("Ab12-France-0f0f0f0f0f0f0f0f@JUDGE.example", settings)
+    ('ab12', 'france', '0f0f0f0f0f0f0f0f')
+    >>> _parts("ab12-france-0f0f0f0f0f0f0f0f@elsewhere.example", settings) is None
+    True
+    """
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at or domain != settings.domain.lower():
+        return None
+    found = _LOCAL.match(local)
+    if found is None:
+        return None
+    return found["game"], found["power"], found["secret"]
+
+
+def _seat(session: Session, game: str, power: str, secret: str) -> MailPlayer | None:
+    """The mail row of ``game``'s seat ``power`` if ``secret`` is its own (compared in constant
+    time; the same answer whether the game, the seat or the secret is wrong)."""
+    power = power.strip().lower()
+    # Not locked here: the game's row is locked first (``SqlStore.find``), then its mail rows
+    # are written, in the judge as in a web request that plays a turn, so that the two never
+    # wait on each other in turn.
+    for row in session.execute(select(MailPlayer).where(MailPlayer.game_key == game.strip().lower())).scalars():
+        if row.power.lower().lstrip("+") == power and same(row.secret, secret.strip().lower()):
+            return row
+    return None
+
+
+def identify(session: Session, letter: Letter, steps: list[Step], settings: MailSettings) -> MailPlayer | None:
+    """The seat writing: the first recipient that is a seat's address with its secret, else a
+    first line SIGNON sent to the judge's address."""
+    for recipient in letter.recipients:
+        parts = _parts(recipient, settings)
+        if parts is not None:
+            row = _seat(session, *parts)
+            if row is not None:
+                return row
+    to_judge = any(recipient.strip().lower() == settings.judge.lower() for recipient in letter.recipients)
+    if to_judge and steps and isinstance(steps[0].command, SignOn):
+        sign = steps[0].command
+        return _seat(session, sign.game, sign.power, sign.secret)
+    return None
+
+
+def _refuse(session: Session, letter: Letter, settings: MailSettings, moment: datetime) -> None:
+    """One short answer to a sender that named no seat, unless it had one lately."""
+    sender = letter.sender.strip().lower()[:254]
+    if not sender or "@" not in sender or sender == settings.judge.lower():
+        return
+    last = session.execute(
+        select(MailRefusal).where(MailRefusal.sender == sender).with_for_update()
+    ).scalar_one_or_none()
+    if last is not None and last.answered_at > moment - timedelta(seconds=settings.refusal_every):
+        return
+    if last is None:
+        session.add(MailRefusal(sender=sender, answered_at=moment))
+    else:
+        last.answered_at = moment
+    mail = outgoing(
+        sender,
+        "fogdip: your mail was not read",
+        REFUSED.format(judge=settings.judge),
+        sender=settings.judge,
+        in_reply_to=letter.message_id,
+    )
+    queue(session, mail, moment)
+
+
+def _answer_mail(table: Table, row: MailPlayer, letter: Letter, answer: Answer, settings: MailSettings) -> EmailMessage:
+    who = "the game master" if row.power == MAIL_MASTER else row.power
+    head = f"The judge's answer for {who} in {table.settings.name} ({table.id}); the next turn is {table.turn}."
+    problems = [f"Note: {problem}" for problem in letter.problems]
+    body = "\n".join([head, *problems, "", *answer.lines, ""])
+    subject = letter.subject.strip()
+    subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail'}"
+    return outgoing(
+        row.address,
+        subject[:200],
+        body,
+        sender=settings.judge,
+        reply_to=seat_address(row, settings),
+        in_reply_to=letter.message_id,
+        attachments=answer.attachments,
+    )
+
+
+class Judge:
+    """The judge over one database: :meth:`handle_raw` for each mail that comes in (the SMTP
+    server's, the IMAP poller's)."""
+
+    def __init__(self, db: Database, reads: ReadCache, settings: MailSettings) -> None:
+        self.db = db
+        self.reads = reads
+        self.settings = settings
+
+    def handle_raw(
+        self, raw: bytes, *, envelope_sender: str | None = None, envelope_recipients: tuple[str, ...] = ()
+    ) -> Handled:
+        """Act on one mail: all it changes, its answer and its Message-ID committed together,
+        or (an error) nothing. Acting on it again does nothing."""
+        letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
+        key = mail_key(letter)
+        try:
+            return self._handle(letter, key)
+        except IntegrityError:
+            # The same mail, acted on meanwhile by another process (the unique Message-ID).
+            if key is None:
+                raise
+            with self.db.reading() as session:
+                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
+                    return Handled(False)
+            raise
+
+    def _handle(self, letter: Letter, key: str | None) -> Handled:
+        moment = now()
+        if letter.sender.strip().lower() == self.settings.judge.lower():
+            return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
+        if getattr(letter, "automatic", False):  # TODO(lead): letter.automatic, once B's Letter is merged
+            return Handled(False)  # a machine's (a bounce, an out-of-office reply): nothing done, no answer
+        with self.db.transaction() as session:
+            if key is not None:
+                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
+                    return Handled(False)
+                session.add(MailSeen(message_id=key, received_at=moment))
+                session.flush()
+            steps = parse(letter.lines)
+            row = identify(session, letter, steps, self.settings)
+            store = SqlStore(session, self.reads)
+            table = None
+            if row is not None:
+                try:
+                    table = store.find(row.game_id, row.user_id, lock=True)
+                except Refusal:
+                    table = None
+            actor = Actor(None if row is None else str(row.user_id))
+            if row is None or table is None or not _holds(table, actor, row):
+                _refuse(session, letter, self.settings, moment)
+                return Handled(False)
+            answer = carry_out(table, actor, row, steps, moment, store, self.settings)
+            store.save(table, moment)
+            queue(session, _answer_mail(table, row, letter, answer, self.settings), moment)
+            return Handled(True, f"{row.game_id}/{row.power}")
+
+
+def _holds(table: Table, actor: Actor, row: MailPlayer) -> bool:
+    """Whether the mail row's account still holds what the row is for (its seat; the game
+    master's place)."""
+    member = table.member(actor)
+    if row.power == MAIL_MASTER:
+        return member.role is Role.MASTER
+    return member.power == row.power
+
+
+__all__ = ["REFUSED", "Handled", "Judge", "identify", "mail_key"]

@@ -1,0 +1,174 @@
+"""The outbox: every mail the judge sends is first a row of ``mail_outbox``, written in the
+transaction that caused it (an answer with the changes its commands made, a turn's mails with
+the turn), then sent through the relay by :func:`send_due`, retried with backoff, and marked
+sent as soon as the relay has taken it. A crash between the commit and the sending loses
+nothing: the row is still unsent, and is sent on the next start. A crash between the relay's
+taking it and the mark sends it again, with the same ``Message-ID`` (at least once, to the
+relay; a resend is known for what it is).
+
+>>> from fogdip.mail.letters import outgoing
+>>> mail = outgoing("p@x.example", "hi", "body", sender="judge@j.example",
+...                 attachments=[("m.png", "image/png", b"png")])
+>>> canonical(mail).get_boundary() == canonical(mail).get_boundary()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import smtplib
+import ssl
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from email.utils import parseaddr
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from fogdip.mail.config import MailSettings
+from fogdip.server.db import Database
+from fogdip.server.models import OutboxMail
+
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
+
+
+#: The longest wait between two attempts at a mail.
+LONGEST_RETRY = 3600.0
+
+
+def canonical(mail: EmailMessage) -> EmailMessage:
+    """``mail`` with MIME boundaries that follow from its content (the library's are random):
+    two mails that say the same are the same bytes, but for their Date and Message-ID."""
+    if mail.is_multipart():
+        for part in mail.iter_parts():
+            if isinstance(part, EmailMessage):
+                canonical(part)
+        digest = hashlib.sha256()
+        for part in mail.iter_parts():
+            digest.update(part.as_bytes(policy=policy.SMTP))
+        mail.set_boundary(f"fogdip-{digest.hexdigest()[:32]}")
+    return mail
+
+
+def queue(session: Session, mail: EmailMessage, moment: datetime) -> OutboxMail:
+    """Queue ``mail`` (one recipient, its ``To``) in this transaction."""
+    recipient = parseaddr(str(mail["To"]))[1]
+    if not recipient:
+        raise ValueError("a queued mail names its one recipient in To")
+    identifier = str(mail["Message-ID"] or "").strip().strip("<>")
+    if not identifier:
+        raise ValueError("a queued mail has its own Message-ID")
+    row = OutboxMail(
+        recipient=recipient,
+        message_id=identifier,
+        message=canonical(mail).as_bytes(policy=policy.SMTP),
+        attempts=0,
+        next_attempt_at=moment,
+        sent_at=None,
+        last_error=None,
+        created_at=moment,
+    )
+    session.add(row)
+    return row
+
+
+@dataclass(frozen=True)
+class Due:
+    id: int
+    recipient: str
+    message: bytes
+    attempts: int
+
+
+def due(db: Database, moment: datetime, limit: int = 50) -> list[Due]:
+    """The mails to send now, oldest first."""
+    with db.reading() as session:
+        rows = session.execute(
+            select(OutboxMail.id, OutboxMail.recipient, OutboxMail.message, OutboxMail.attempts)
+            .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
+            .order_by(OutboxMail.id)
+            .limit(limit)
+        ).all()
+    return [Due(int(i), str(r), bytes(m), int(a)) for i, r, m, a in rows]
+
+
+def _connect(settings: MailSettings) -> smtplib.SMTP:
+    """A connection to the relay, its certificate checked (TLS, STARTTLS), logged in if asked."""
+    host, port = settings.relay
+    context = ssl.create_default_context(cafile=settings.relay_cafile)
+    if settings.relay_tls == "tls":
+        relay: smtplib.SMTP = smtplib.SMTP_SSL(host, port, timeout=30, context=context)
+    else:
+        relay = smtplib.SMTP(host, port, timeout=30)
+        if settings.relay_tls == "starttls":
+            relay.starttls(context=context)
+    if settings.relay_user:
+        relay.login(settings.relay_user, settings.relay_password or "")
+    return relay
+
+
+def _mark(db: Database, mail: Due, moment: datetime, error: str | None, settings: MailSettings) -> None:
+    with db.transaction() as session:
+        row = session.get_one(OutboxMail, mail.id)
+        if row.sent_at is not None:
+            return
+        if error is None:
+            row.sent_at = moment
+        else:
+            row.attempts = mail.attempts + 1
+            wait = min(LONGEST_RETRY, settings.retry_first * 2**mail.attempts)
+            row.next_attempt_at = moment + timedelta(seconds=wait)
+            row.last_error = error[:500]
+
+
+def retry_now(db: Database, moment: datetime) -> int:
+    """Every mail still waiting is due at ``moment``: a judge started again tries them all at
+    once (its relay may be mended). How many were waiting."""
+    with db.transaction() as session:
+        waiting = session.execute(update(OutboxMail).where(OutboxMail.sent_at.is_(None)).values(next_attempt_at=moment))
+        return int(getattr(waiting, "rowcount", 0) or 0)
+
+
+def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
+    """Send the mails due, through the relay, each marked sent as soon as the relay took it
+    (a mail it refused, or a relay that cannot be reached: tried again later, waiting twice as
+    long each time). How many were sent."""
+    mails = due(db, moment)
+    if not mails:
+        return 0
+    sent = 0
+    try:
+        relay = _connect(settings)
+    except (OSError, smtplib.SMTPException) as exc:
+        log().warning("the relay %s:%s cannot be reached: %s", *settings.relay, exc)
+        for mail in mails:
+            _mark(db, mail, moment, f"relay unreachable: {exc}", settings)
+        return 0
+    try:
+        for mail in mails:
+            try:
+                relay.sendmail(settings.judge, [mail.recipient], mail.message)
+            except smtplib.SMTPServerDisconnected as exc:
+                _mark(db, mail, moment, str(exc), settings)
+                break
+            except (OSError, smtplib.SMTPException) as exc:
+                log().warning("mail %s was not taken by the relay: %s", mail.id, exc)
+                _mark(db, mail, moment, str(exc), settings)
+                continue
+            _mark(db, mail, moment, None, settings)
+            sent += 1
+    finally:
+        try:
+            relay.quit()
+        except (OSError, smtplib.SMTPException):
+            relay.close()
+    return sent
+
+
+__all__ = ["Due", "canonical", "due", "queue", "retry_now", "send_due"]

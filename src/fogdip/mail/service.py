@@ -1,0 +1,134 @@
+"""The e-mail judge running: the SMTP server that takes mail in, and a loop that queues the
+mails of turns played elsewhere, the reminders due, and sends what the outbox holds. One
+object, started and stopped; ``fogdip mail`` runs it on its own, ``fogdip serve --mail`` in the
+server's process (on the server's own database object, so that every turn the server plays
+queues its mails in its own transaction).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from fogdip.mail.config import MailSettings
+from fogdip.mail.inbound import JudgeController
+from fogdip.mail.judge import Judge
+from fogdip.mail.outbox import retry_now, send_due
+from fogdip.mail.turns import catch_up, install, remind
+from fogdip.server.db import Database
+from fogdip.server.store import ReadCache, now
+
+
+def log() -> logging.Logger:
+    """The judge's log (looked up when used: nothing is kept at module level)."""
+    return logging.getLogger("fogdip.mail")
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round of the loop did: mails queued for turns played elsewhere (and
+    welcomes), reminders queued, mails sent."""
+
+    queued: int
+    reminded: int
+    sent: int
+
+
+def imap_poller(settings: MailSettings, judge: Judge) -> Any:
+    """A poller of the IMAP mailbox (``fogdip.mail.imap``: helper B's ``ImapPoller``) that
+    hands each message to the judge: done with it once the judge's transaction committed
+    (acted on, or already, or no seat's), left for the next poll on an error."""
+    imap = importlib.import_module("fogdip.mail.imap")  # TODO(lead): a plain import once merged
+
+    def handle(raw: bytes) -> bool:
+        try:
+            judge.handle_raw(raw)
+        except Exception:
+            log().exception("a mail from the IMAP mailbox could not be acted on; it is tried again")
+            return False
+        return True
+
+    chosen = imap.ImapSettings(
+        settings.imap_host,
+        settings.imap_user,
+        settings.imap_password or "",
+        imap.ImapSecurity(settings.imap_tls),
+        port=settings.imap_port,
+        folder=settings.imap_folder,
+        done_folder=settings.imap_done_folder,
+        every=settings.imap_every,
+    )
+    return imap.ImapPoller(chosen, handle, log=log())
+
+
+class MailService:
+    """The judge on ``db``: :meth:`start` installs its hook on the database's transactions,
+    starts the SMTP server (if ``settings.smtp_listen``) and the sending loop."""
+
+    def __init__(self, db: Database, reads: ReadCache, settings: MailSettings) -> None:
+        self.db = db
+        self.reads = reads
+        self.settings = settings
+        self.judge = Judge(db, reads, settings)
+        self.smtp: JudgeController | None = None
+        self._stop = threading.Event()
+        self._loop: threading.Thread | None = None
+        self._imap: Any = None
+
+    @property
+    def smtp_port(self) -> int | None:
+        return None if self.smtp is None else int(self.smtp.port)
+
+    def round(self, moment: datetime | None = None) -> Round:
+        """One round: queue what is due, send what is queued."""
+        moment = moment or now()
+        queued = catch_up(self.db, self.reads, self.settings)
+        reminded = remind(self.db, self.reads, self.settings, moment)
+        sent = send_due(self.db, self.settings, max(moment, now()))  # what was just queued too
+        return Round(queued, reminded, sent)
+
+    def start(self, *, loop: bool = True) -> None:
+        install(self.db, self.settings)
+        try:
+            retry_now(self.db, now())
+        except SQLAlchemyError:  # a database not yet brought up to date holds no mail
+            log().info("no outbox to look at yet")
+        if self.settings.smtp_listen is not None:
+            host, port = self.settings.smtp_listen
+            self.smtp = JudgeController(
+                self.judge, host, port, domain=self.settings.domain, max_size=self.settings.max_size
+            )
+            self.smtp.start()
+        if self.settings.imap_host:
+            self._imap = imap_poller(self.settings, self.judge)
+            self._imap.start()
+        if loop:
+            self._loop = threading.Thread(target=self._run, name="fogdip-mail", daemon=True)
+            self._loop.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.settings.send_every):
+            try:
+                self.round()
+            except Exception:  # the loop outlives a bad moment of the database or the relay
+                log().exception("the mail loop failed; it tries again")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._imap is not None:
+            self._imap.stop()
+            self._imap = None
+        if self._loop is not None:
+            self._loop.join(timeout=30)
+        if self.smtp is not None:
+            self.smtp.stop()
+            self.smtp = None
+
+
+__all__ = ["MailService", "Round"]

@@ -1,0 +1,253 @@
+"""The judge over real SMTP on loopback: mails in through its SMTP server, mails out through a
+relay (aiosmtpd) that keeps them."""
+
+from __future__ import annotations
+
+import smtplib
+
+import pytest
+from judges import World
+from sqlalchemy import func, select
+
+from fogdip.server.models import MailSeen, OutboxMail
+
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+def seven(world: World, game: str = "g1", **settings: object) -> str:
+    world.new_game(game, **settings)  # type: ignore[arg-type]
+    for power in POWERS:
+        world.invite(game, power, f"{power.lower()}@players.test")
+    world.start_game(game)
+    return game
+
+
+def test_a_mail_player_is_welcomed_with_its_address_and_files_orders(world: World) -> None:
+    game = seven(world)
+    mails = world.deliver()
+    assert sorted(m.recipients[0] for m in mails) == sorted(f"{p.lower()}@players.test" for p in POWERS)
+    welcome = world.to("france@players.test", mails)[0]
+    address = world.address(game, "FRANCE")
+    assert address in welcome.text and str(welcome.mail["Reply-To"]) == address
+    assert "ORDERS" in welcome.text and "fog-of-war" in welcome.text
+    # Nothing about the other seats in its headers or text.
+    for power in POWERS:
+        if power != "FRANCE":
+            assert world.address(game, power) not in welcome.raw.decode()
+            assert f"{power.lower()}@players.test" not in welcome.raw.decode()
+
+    world.send(address, "ORDERS\nA PAR - BUR\nA MAR - SPA\nF BRE - MAO\n", message_id="m1@players.test")
+    (answer,) = world.deliver()
+    assert answer.recipients == ("france@players.test",)
+    text = answer.text
+    assert "> A PAR - BUR\n  order: accepted" in text
+    assert "FILED: 3 order line(s) for S1901M" in text
+    assert str(answer.mail["In-Reply-To"]) == "<m1@players.test>"
+    assert world.table(game).game.record.filed["FRANCE"] == ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]
+
+
+def test_a_mistyped_order_files_nothing_and_says_why(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    address = world.address(game, "FRANCE")
+    world.send(address, "A PAR - BUR\n")
+    world.deliver()
+    world.send(address, "A PAR - BUR\nA PAR - NTH\nF KIE H\nHello there\n")
+    (answer,) = world.deliver()
+    text = answer.text
+    assert "> A PAR - NTH\n  order: REFUSED: an army cannot move to North Sea, a sea" in text
+    assert "> F KIE H\n  order: REFUSED: FRANCE has no unit in KIE" in text
+    assert "NOTHING WAS FILED: 2 of 3 order lines refused" in text
+    assert "> Hello there\n  NOT UNDERSTOOD: there is no command 'Hello'" in text
+    assert world.table(game).game.record.filed["FRANCE"] == ["A PAR - BUR"]  # as it was
+
+
+def test_a_wrong_secret_changes_nothing_and_is_answered_once_in_a_while(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    address = world.address(game, "FRANCE")
+    wrong = address.replace(address.split("-")[2].split("@")[0], "0" * 32)
+    for _ in range(3):
+        world.send(wrong, "A PAR - BUR\nREADY\n", sender="mallory@evil.test")
+    world.send(
+        f"judge@{world.settings.domain}", "SIGNON FRANCE g1 " + "1" * 32 + "\nA PAR - BUR\n", sender="mallory@evil.test"
+    )
+    mails = world.deliver()
+    assert [m.recipients for m in mails] == [("mallory@evil.test",)]
+    assert "nothing was changed" in mails[0].text
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_the_from_header_decides_nothing(world: World) -> None:
+    """A mail From the France player's own address, but to the judge without its secret, is
+    not France's; one to France's address From anyone is France's, answered to France's own
+    address only."""
+    game = seven(world)
+    world.deliver()
+    world.send(f"judge@{world.settings.domain}", "A PAR - BUR\nREADY\n", sender="france@players.test")
+    (refused,) = world.deliver()
+    assert refused.recipients == ("france@players.test",) and "was not read" in refused.text
+    assert "FRANCE" not in world.table(game).game.record.filed
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\nSTATUS\n", sender="somebody@else.test")
+    (answer,) = world.deliver()
+    assert answer.recipients == ("france@players.test",)
+    assert "Filed: A PAR - BUR" in answer.text
+
+
+def test_signon_to_the_judges_address(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    secret = world.address(game, "ENGLAND").split("@")[0].rsplit("-", 1)[1]
+    world.send(f"judge@{world.settings.domain}", f"SIGNON ENGLAND {game} {secret}\nF LON - NTH\n")
+    (answer,) = world.deliver()
+    assert answer.recipients == ("england@players.test",)
+    assert "signed on as ENGLAND" in answer.text and "FILED: 1" in answer.text
+
+
+def test_a_command_in_press_is_not_carried_out(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "PRESS TO GERMANY\nREADY\nA PAR - BUR\nENDPRESS\n")
+    (answer,) = world.deliver()
+    assert "message sent to GERMANY" in answer.text
+    assert "No orders were filed" in answer.text
+    table = world.table(game)
+    assert "FRANCE" not in table.game.record.filed and not table.seat("FRANCE").ready
+
+
+def test_the_same_mail_twice_acts_once(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    address = world.address(game, "FRANCE")
+    for _ in range(2):
+        world.send(address, "BROADCAST\nhello all\nENDPRESS\n", message_id="twice@players.test")
+    assert len(world.deliver()) == 1
+    with world.db.reading() as session:
+        assert session.execute(select(func.count()).select_from(MailSeen)).scalar_one() == 1
+    from fogdip.game import Actor
+    from fogdip.game.seats import Member
+    from fogdip.game.settings import Role
+    from fogdip.server.store import SqlStore
+
+    with world.db.reading() as session:
+        table = SqlStore(session, world.reads).find(game, world.master)
+        assert len(SqlStore(session, world.reads).messages(table, Member(Role.MASTER))) == 1
+    del Actor
+
+
+def test_a_mail_too_large_is_refused_by_the_smtp_server(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    big = "A PAR - BUR\n" + "x" * (world.settings.max_size + 10)
+    with pytest.raises(smtplib.SMTPException) as refused:
+        world.send(world.address(game, "FRANCE"), big)
+    assert "552" in str(refused.value)
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_every_ready_plays_the_turn_and_each_player_gets_its_own_mail_with_its_map(world: World) -> None:
+    game = seven(world)
+    world.master_by_mail(game, "gm@players.test")
+    world.deliver()
+    for power in POWERS:
+        world.send(world.address(game, power), "READY\n")
+    mails = world.deliver()
+    answers = [m for m in mails if "answer" in m.text]
+    turns = [m for m in mails if "answer" not in m.text]
+    assert len(answers) == 7
+    assert "S1901M was played" in answers[-1].text
+    assert sorted(m.recipients[0] for m in turns) == sorted(
+        [*(f"{p.lower()}@players.test" for p in POWERS), "gm@players.test"]
+    )
+    for power in POWERS:
+        (mail,) = world.to(f"{power.lower()}@players.test", turns)
+        assert mail.text.startswith(f"{power}, ")
+        assert str(mail.mail["Reply-To"]) == world.address(game, power)
+        (picture,) = mail.attachments()
+        assert picture[1] == "image/png" and picture[2].startswith(b"\x89PNG")
+    (master,) = world.to("gm@players.test", turns)
+    assert "the whole turn" in master.text
+    assert world.table(game).turn != "S1901M"
+
+
+def test_a_crash_before_sending_loses_nothing_and_sends_once(world: World) -> None:
+    """What is queued is in the database: a new judge on it sends it; sent, it is sent no more."""
+    game = seven(world)
+    with world.db.reading() as session:
+        assert session.execute(select(func.count()).select_from(OutboxMail)).scalar_one() == 7
+    assert len(world.deliver()) == 7
+    assert world.deliver() == []
+    del game
+
+
+def test_the_judges_own_mail_come_back_is_never_answered(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\n", sender=world.settings.judge)
+    world.send(f"judge@{world.settings.domain}", "hello\n", sender=world.settings.judge)
+    assert world.deliver() == []
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_a_message_longer_than_the_webs_is_not_sent(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "BROADCAST\n" + "x" * 4001 + "\nENDPRESS\n")
+    (answer,) = world.deliver()
+    assert "NOT SENT: a message holds at most 4000 characters" in answer.text
+
+
+def test_history_and_map_of_a_turn(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "A PAR - BUR\n")
+    for power in POWERS:
+        world.send(world.address(game, power), "READY\n")
+    world.deliver()
+    world.send(world.address(game, "FRANCE"), "HISTORY S1901M\nHISTORY START\nHISTORY X1999M\nMAP S1901M\n")
+    (answer,) = world.deliver()
+    text = answer.text
+    assert "> HISTORY S1901M\n  your report:\n  FRANCE, Spring 1901 movement" in text
+    assert "A PAR - BUR" in text.split("> HISTORY START")[0]
+    assert "> HISTORY START\n  your report:\n  FRANCE, before Spring 1901" in text
+    assert "no report of X1999M" in text
+    (picture,) = answer.attachments()
+    assert picture[0] == "france-S1901M.png" and picture[2].startswith(b"\x89PNG")
+
+
+def test_malformed_mails_are_taken_and_answered(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    address = world.address(game, "FRANCE")
+    head = f"From: ann@players.test\r\nTo: {address}\r\nSubject: x\r\n".encode()
+    html_only = head + b"Message-ID: <h1@p.test>\r\nContent-Type: text/html\r\n\r\n<p>A PAR - BUR</p>\r\n"
+    broken = (
+        head
+        + b'Message-ID: <b1@p.test>\r\nContent-Type: multipart/mixed; boundary="zz"\r\n\r\n--zz\r\nContent-Type: text/pl'
+    )
+    nothing = head + b"Message-ID: <n1@p.test>\r\n\r\n"
+    binary = head + b"Message-ID: <x1@p.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\xff\xfe\x00READY\r\n"
+    for raw in (html_only, broken, nothing, binary):
+        world.send(address, "", raw=raw)
+    answers = world.deliver()  # each taken (250), each answered, to the seat's own address
+    assert len(answers) == 4 and all(m.recipients == ("france@players.test",) for m in answers)
+    assert all("The judge's answer for FRANCE" in m.text for m in answers)
+    assert not world.table(game).seat("FRANCE").ready
+
+
+def test_no_mail_names_another_seat_in_its_headers(world: World) -> None:
+    game = seven(world)
+    world.master_by_mail(game, "gm@players.test")
+    for power in POWERS:
+        world.send(world.address(game, power), "STATUS\nREADY\n")
+    mails = world.deliver()
+    for mail in mails:
+        message = mail.mail
+        assert len(mail.recipients) == 1 and message.get_all("To") == [mail.recipients[0]]
+        assert message["Cc"] is None and message["Bcc"] is None
+        headers = "\n".join(f"{name}: {value}" for name, value in message.items())
+        for power in POWERS:
+            own = mail.recipients[0] == f"{power.lower()}@players.test"
+            if not own:
+                assert world.address(game, power) not in headers
+                assert f"{power.lower()}@players.test" not in mail.raw.decode("utf-8", "replace")
