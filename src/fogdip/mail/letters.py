@@ -31,12 +31,12 @@ Visible: BRE BUR ENG GAS MAO MAR PAR PIC PIE SPA
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import SMTP
 from email.utils import format_datetime, make_msgid
 
 from fogdip.engine.errors import PhaseError
@@ -138,7 +138,7 @@ def _one_line(text: str) -> str:
 
 def as_bytes(message: EmailMessage) -> bytes:
     """The letter as it goes over SMTP (CRLF line ends)."""
-    return message.as_bytes(policy=SMTP)
+    return message.as_bytes(policy=email.policy.SMTP)
 
 
 # --- what a letter says ---------------------------------------------------------------------

@@ -16,15 +16,16 @@ in :attr:`Letter.problems`, in words for the sender.
 from __future__ import annotations
 
 import codecs
+import email.policy
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from email import errors as email_errors
 from email.message import Message
 from email.parser import BytesParser
-from email.policy import default
 from email.utils import getaddresses
 from html.parser import HTMLParser
+from types import MappingProxyType
 
 #: The most text read from a letter, in characters: orders and press fit many times over.
 MAX_TEXT = 100_000
@@ -57,7 +58,7 @@ def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_reci
     'x@example.org'
     """
     try:
-        message = BytesParser(policy=default).parsebytes(raw)
+        message = BytesParser(policy=email.policy.default).parsebytes(raw)
     except Exception:  # the parser is lenient; this is the last guard
         return Letter(None, envelope_sender or "", _lowered(envelope_recipients), "", (), (UNREADABLE,))
     problems: list[str] = []
@@ -142,19 +143,19 @@ def _header_recipients(message: Message) -> tuple[str, ...]:
 
 # --- the body -------------------------------------------------------------------------------
 
-_DEFECTS = {
-    email_errors.NoBoundaryInMultipartDefect: "a multipart without its boundary",
-    email_errors.StartBoundaryNotFoundDefect: "the parts' boundary never appears",
-    email_errors.CloseBoundaryNotFoundDefect: "the last part is never closed",
-    email_errors.FirstHeaderLineIsContinuationDefect: "a damaged header",
-    email_errors.MisplacedEnvelopeHeaderDefect: "a damaged header",
-    email_errors.MissingHeaderBodySeparatorDefect: "no blank line between headers and text",
-    email_errors.MultipartInvariantViolationDefect: "a multipart that is not one",
-    email_errors.InvalidMultipartContentTransferEncodingDefect: "a multipart with an encoding",
-    email_errors.InvalidBase64PaddingDefect: "damaged base64",
-    email_errors.InvalidBase64CharactersDefect: "damaged base64",
-    email_errors.InvalidBase64LengthDefect: "damaged base64",
-}
+_DEFECTS: tuple[tuple[type[email_errors.MessageDefect], str], ...] = (
+    (email_errors.NoBoundaryInMultipartDefect, "a multipart without its boundary"),
+    (email_errors.StartBoundaryNotFoundDefect, "the parts' boundary never appears"),
+    (email_errors.CloseBoundaryNotFoundDefect, "the last part is never closed"),
+    (email_errors.FirstHeaderLineIsContinuationDefect, "a damaged header"),
+    (email_errors.MisplacedEnvelopeHeaderDefect, "a damaged header"),
+    (email_errors.MissingHeaderBodySeparatorDefect, "no blank line between headers and text"),
+    (email_errors.MultipartInvariantViolationDefect, "a multipart that is not one"),
+    (email_errors.InvalidMultipartContentTransferEncodingDefect, "a multipart with an encoding"),
+    (email_errors.InvalidBase64PaddingDefect, "damaged base64"),
+    (email_errors.InvalidBase64CharactersDefect, "damaged base64"),
+    (email_errors.InvalidBase64LengthDefect, "damaged base64"),
+)
 
 
 def _defects(message: Message) -> str:
@@ -163,7 +164,7 @@ def _defects(message: Message) -> str:
     try:
         for part in message.walk():
             for defect in part.defects:
-                found.append(next((w for kind, w in _DEFECTS.items() if isinstance(defect, kind)), "malformed MIME"))
+                found.append(next((w for kind, w in _DEFECTS if isinstance(defect, kind)), "malformed MIME"))
     except Exception:
         found.append("malformed MIME")
     return ", ".join(dict.fromkeys(found))
@@ -366,7 +367,7 @@ _ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s", re.IGNORECASE)
 _ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|message d'origine)\s*-{2,}\s*$", re.I)
 _RULE = re.compile(r"^\s*_{10,}\s*$")
 _SENT_FROM = re.compile(r"^\s*sent from my \S", re.IGNORECASE)
-_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": None, "\ufeff": None})
+_INVISIBLE = MappingProxyType(str.maketrans({"\u00a0": " ", "\u200b": None, "\ufeff": None}))
 
 
 def said_lines(text: str) -> tuple[str, ...]:
