@@ -217,7 +217,10 @@ def test_a_reminder() -> None:
     message = parsed(
         reminder_letter(table, "england", deadline=DEADLINE, to=PLAYER, sender=JUDGE, reply_to=SEAT, moment=MOMENT)
     )
-    assert message["Subject"] == "fogdip Lepanto: orders for S1901R due 2026-01-07 12:00 UTC (Wednesday) — ENGLAND"
+    assert (
+        message["Subject"]
+        == "fogdip Lepanto: reminder: orders for S1901R due 2026-01-07 12:00 UTC (Wednesday) — ENGLAND"
+    )
     assert "you have not filed your orders for Spring 1901 retreats (S1901R) in Lepanto" in text_of(message)
     assert message["Reply-To"] == SEAT
 

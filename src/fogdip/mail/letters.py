@@ -53,15 +53,15 @@ from fogdip.variants.record import TurnRecord
 #: A played turn's name when the game is over.
 COMPLETED = "COMPLETED"
 
-#: The end of every player's letter: how to answer.
+#: The end of every player's letter: how to write back.
 PLAYER_FOOTER = (
-    "To answer, reply to this mail (it goes to your seat's own address; keep that address to yourself).\n"
+    "Reply to this mail to write to the judge (it goes to your seat's own address: keep it to yourself).\n"
     "One command a line: ORDERS and then your orders, or the order lines alone; READY; DRAW or NODRAW;\n"
     "PRESS TO FRANCE, GERMANY ... ENDPRESS; STATUS; HISTORY; MAP; HELP for every command."
 )
 #: The end of the game master's letter.
 MASTER_FOOTER = (
-    "To answer, reply to this mail. One command a line: ADJUDICATE, PAUSE, RESUME, EXTEND <hours>,\n"
+    "Reply to this mail to write to the judge. One command a line: ADJUDICATE, PAUSE, RESUME, EXTEND <hours>,\n"
     "STATUS; HELP for every command."
 )
 
@@ -259,7 +259,7 @@ def reminder_letter(
     >>> letter = reminder_letter(table, "FRANCE", deadline=datetime(2026, 1, 7, 12, 0, tzinfo=UTC),
     ...                          to="anne@example.org", sender="judge@judge.example", reply_to="x@judge.example")
     >>> letter["Subject"]
-    'fogdip Lepanto: orders for S1901M due 2026-01-07 12:00 UTC (Wednesday) — FRANCE'
+    'fogdip Lepanto: reminder: orders for S1901M due 2026-01-07 12:00 UTC (Wednesday) — FRANCE'
     """
     power = table.seat(power).power
     name = _game_name(table)
@@ -269,7 +269,7 @@ def reminder_letter(
         f"They are due by {moment_text(deadline)}; units without an order hold (or take the game's "
         "default).\n\n-- \n" + PLAYER_FOOTER
     )
-    subject = f"fogdip {name}: orders for {turn} due {moment_text(deadline)} — {power}"
+    subject = f"fogdip {name}: reminder: orders for {turn} due {moment_text(deadline)} — {power}"
     return outgoing(to, subject, body, sender=sender, reply_to=reply_to, moment=moment)
 
 
