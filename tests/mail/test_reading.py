@@ -296,3 +296,15 @@ def _check(letter: Letter) -> None:
     assert all(isinstance(problem, str) and problem for problem in letter.problems)
     "\n".join(letter.lines).encode("utf-8")  # nothing unencodable (lone surrogates) is handed on
     letter.subject.encode("utf-8")
+
+
+def test_mail_from_a_machine_is_marked() -> None:
+    assert not read_letter(mail("READY")).automatic
+    assert not read_letter(mail("READY", Auto_Submitted="no")).automatic
+    assert read_letter(mail("I am away until Monday.", Auto_Submitted="auto-replied")).automatic
+    assert read_letter(mail("away", Precedence="bulk")).automatic
+    assert read_letter(mail("away", X_Autoreply="yes")).automatic
+    assert read_letter(mail("Undeliverable"), envelope_sender="").automatic
+    assert not read_letter(mail("READY"), envelope_sender="anne@example.org").automatic
+    report = b"From: MAILER-DAEMON@example.org\r\nContent-Type: multipart/report; boundary=R\r\n\r\n--R\r\n\r\nfailed\r\n--R--\r\n"
+    assert read_letter(report).automatic

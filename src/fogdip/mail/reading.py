@@ -48,6 +48,10 @@ class Letter:
     lines: tuple[str, ...]
     #: What could not be read, in words for the sender (no text part, broken MIME, too large...).
     problems: tuple[str, ...]
+    #: Sent by a machine, not a person (a bounce, an out-of-office reply, a delivery report:
+    #: RFC 3834): the judge should carry out nothing and answer nothing, or two machines may
+    #: write to each other for ever.
+    automatic: bool = False
 
 
 def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_recipients: Sequence[str] = ()) -> Letter:
@@ -64,9 +68,10 @@ def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_reci
     problems: list[str] = []
     try:
         message_id = _message_id(message)
-        sender = (envelope_sender or "").strip() or _first_address(message, ("From", "Sender", "Reply-To"))
+        sender = (envelope_sender or "").strip().strip("<>") or _first_address(message, ("From", "Sender", "Reply-To"))
         recipients = _lowered(envelope_recipients) or _header_recipients(message)
         subject = " ".join(_header(message, "Subject").split())
+        automatic = _automatic(message, envelope_sender)
     except Exception:
         return Letter(None, envelope_sender or "", _lowered(envelope_recipients), "", (), (UNREADABLE,))
     try:
@@ -80,7 +85,7 @@ def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_reci
     broken = _defects(message)
     if broken:
         problems.insert(0, f"the mail's structure is broken ({broken}): only what could be read was read")
-    return Letter(message_id, sender, recipients, subject, said_lines(text), tuple(dict.fromkeys(problems)))
+    return Letter(message_id, sender, recipients, subject, said_lines(text), tuple(dict.fromkeys(problems)), automatic)
 
 
 UNREADABLE = "the mail could not be read at all: send it again as plain text"
@@ -121,6 +126,21 @@ def _addresses(message: Message, names: Iterable[str]) -> list[str]:
             continue
         headers.extend(_clean(str(value)) for value in values)
     return [address.strip() for _name, address in getaddresses(headers) if "@" in address]
+
+
+def _automatic(message: Message, envelope_sender: str | None) -> bool:
+    """Whether a machine sent it: a null envelope sender (a bounce), ``Auto-Submitted`` other
+    than ``no``, ``Precedence: bulk``, an autoresponder's own header, or a delivery report."""
+    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
+        return True
+    submitted = _header(message, "Auto-Submitted").strip().lower()
+    if submitted and not submitted.startswith("no"):
+        return True
+    if _header(message, "Precedence").strip().lower() in ("bulk", "junk", "auto_reply"):
+        return True
+    if any(_header(message, name) for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress")):
+        return True
+    return message.get_content_type() == "multipart/report"
 
 
 def _first_address(message: Message, names: Iterable[str]) -> str:
