@@ -12,6 +12,7 @@ import pwd
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -42,7 +43,7 @@ state_dir = {home}/state
 log_path = {home}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
@@ -67,7 +68,9 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
+    ssl = {tls_on}
   }}
 }}
 service anvil {{
@@ -79,12 +82,46 @@ service stats {{
 """
 
 
+OPENSSL = shutil.which("openssl")
+
+
+def _certificate(home: Path) -> bool:
+    """A self-signed certificate for 127.0.0.1 (``cert.pem``, ``key.pem``), if openssl is here."""
+    if OPENSSL is None:
+        return False
+    made = subprocess.run(
+        [
+            OPENSSL,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(home / "key.pem"),
+            "-out",
+            str(home / "cert.pem"),
+        ],
+        capture_output=True,
+        check=False,
+    )
+    return made.returncode == 0
+
+
 @dataclass
 class Dovecot:
-    """A running throwaway Dovecot: its port, its directory, and a login for each test."""
+    """A running throwaway Dovecot: its ports (IMAP, with STARTTLS where a certificate could
+    be made; and IMAP over TLS then, else 0), its directory, and a login for each test."""
 
     home: Path
     port: int
+    tls_port: int
     user: str
     process: subprocess.Popen[bytes]
     logins: Iterator[str] = field(default_factory=lambda: iter(USERS))
@@ -155,11 +192,23 @@ def dovecot() -> Iterator[Dovecot]:
     for sub in ("run", "state", "mail", "home"):
         (home / sub).mkdir()
     (home / "passwd").write_text("".join(f"{login}:{{PLAIN}}{PASSWORD}\n" for login in USERS))
+    tls = _certificate(home)
+    ssl = f"ssl = yes\nssl_cert = <{home}/cert.pem\nssl_key = <{home}/key.pem" if tls else "ssl = no"
     started: Dovecot | None = None
     try:
         for _attempt in range(3):  # a free port may be taken before Dovecot binds it
-            port = _free_port()
-            (home / "dovecot.conf").write_text(CONFIG.format(home=home, user=user, group=group, port=port))
+            port, tls_port = _free_port(), _free_port() if tls else 0
+            (home / "dovecot.conf").write_text(
+                CONFIG.format(
+                    home=home,
+                    user=user,
+                    group=group,
+                    port=port,
+                    ssl=ssl,
+                    tls_port=tls_port,
+                    tls_on="yes" if tls else "no",
+                )
+            )
             if root:
                 for path in [home, *home.rglob("*")]:
                     shutil.chown(path, user, group)
@@ -173,7 +222,7 @@ def dovecot() -> Iterator[Dovecot]:
             while time.monotonic() < deadline and process.poll() is None and not _listening(port):
                 time.sleep(0.05)
             if process.poll() is None and _listening(port):
-                started = Dovecot(home, port, user, process)
+                started = Dovecot(home, port, tls_port, user, process)
                 break
             _stop(process, home)
         log = (home / "dovecot.log").read_text() if (home / "dovecot.log").exists() else ""
@@ -335,3 +384,19 @@ def _wait(condition: object, seconds: float = 20) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+@pytest.mark.parametrize("security", [ImapSecurity.TLS, ImapSecurity.STARTTLS])
+def test_over_tls(dovecot: Dovecot, login: str, security: ImapSecurity) -> None:
+    """TLS from the start and STARTTLS, the server's certificate checked (against the one the
+    fixture made, given as ``ca_file``); a certificate not trusted is refused."""
+    if not dovecot.tls_port:
+        pytest.skip("no openssl here to make the server a certificate")
+    port = dovecot.tls_port if security is ImapSecurity.TLS else dovecot.port
+    append(dovecot, login, letter(1))
+    trusting = dovecot.settings(login, security=security, port=port, ca_file=str(dovecot.home / "cert.pem"))
+    handed: list[bytes] = []
+    assert poll_once(trusting, lambda raw: handed.append(raw) or True) == Polled(done=1)
+    assert handed == [letter(1)]
+    with pytest.raises(ssl.SSLCertVerificationError):
+        poll_once(dovecot.settings(login, security=security, port=port), lambda raw: True)

@@ -56,6 +56,9 @@ class ImapSettings:
     every: float = 60.0
     #: Seconds to wait for the server before a poll gives up (and the next one tries again).
     timeout: float = 30.0
+    #: A file of CA certificates to trust besides the system's (a server whose certificate
+    #: is its own); the server's name is checked against its certificate either way.
+    ca_file: str | None = None
 
     @property
     def port_used(self) -> int:
@@ -81,12 +84,19 @@ class _RawMessage(MailMessage):
         self.raw: bytes = self._get_message_data_parts(fetch_data)[0]
 
 
+def _context(settings: ImapSettings) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    if settings.ca_file is not None:
+        context.load_verify_locations(cafile=settings.ca_file)
+    return context
+
+
 def _mailbox(settings: ImapSettings) -> BaseMailBox:
     host, port, timeout = settings.host, settings.port_used, settings.timeout
     if settings.security is ImapSecurity.TLS:
-        box: BaseMailBox = MailBox(host, port, timeout=timeout, ssl_context=ssl.create_default_context())
+        box: BaseMailBox = MailBox(host, port, timeout=timeout, ssl_context=_context(settings))
     elif settings.security is ImapSecurity.STARTTLS:
-        box = MailBoxStartTls(host, port, timeout=timeout, ssl_context=ssl.create_default_context())
+        box = MailBoxStartTls(host, port, timeout=timeout, ssl_context=_context(settings))
     else:
         box = MailBoxUnencrypted(host, port, timeout=timeout)
     box.email_message_class = _RawMessage
