@@ -135,6 +135,15 @@ def test_html_only_mail_is_read_as_text() -> None:
     assert letter.problems == ()
 
 
+def test_an_outlook_html_reply() -> None:
+    html = (
+        '<div>A PAR - BUR</div><div>READY</div><hr style="display:inline-block;width:98%">'
+        '<div id="divRplyFwdMsg"><b>From:</b> fogdip judge &lt;judge@judge.example&gt;<br>'
+        "<b>Sent:</b> Monday<br></div><div>Next: Fall 1901</div>"
+    )
+    assert read_letter(mail(html=html)).lines == ("A PAR - BUR", "READY")
+
+
 def test_a_blockquote_alone_is_quoted() -> None:
     assert said_lines(html_text("<p>READY</p><blockquote>A MUN H<blockquote>A KIE H</blockquote></blockquote>")) == (
         "READY",

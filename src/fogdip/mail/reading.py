@@ -338,10 +338,17 @@ class _TextOf(HTMLParser):
             self._break(blank=tag == "br")
             self.quoted += tag == "blockquote"
             self.pre += tag == "pre"
+            self._rule(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCKS:
             self._break(blank=tag == "br")
+            self._rule(tag)
+
+    def _rule(self, tag: str) -> None:
+        """A rule (``<hr>``) as plain-text mail writes it: Outlook heads a quoted reply so."""
+        if tag == "hr":
+            self.lines.append("_" * 32)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _HIDDEN:
