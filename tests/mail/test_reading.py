@@ -92,6 +92,13 @@ def test_a_wrapped_attribution() -> None:
     assert said_lines(body) == ("READY",)
 
 
+def test_attributions_in_other_languages() -> None:
+    french = "READY\n\nLe lun. 5 janv. 2026 à 10:00, fogdip judge <judge@judge.example> a\nécrit :\n> HELP\n"
+    assert said_lines(french) == ("READY",)
+    german = "READY\nAm 05.01.2026 um 10:00 schrieb fogdip judge <judge@judge.example>:\n> HELP"
+    assert said_lines(german) == ("READY",)
+
+
 def test_answers_written_below_the_quotes_are_kept() -> None:
     body = (
         "On Mon, 5 Jan 2026 10:00, judge@judge.example wrote:\n"

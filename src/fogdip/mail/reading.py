@@ -388,7 +388,8 @@ def html_text(html: str) -> str:
 # --- what the letter says -------------------------------------------------------------------
 
 _ATTRIBUTION = re.compile(
-    r"^\s*(on|le|am|el|il|op)\b.*\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef)\s*:?\s*$", re.IGNORECASE
+    r"^\s*((on|le|el|il|op)\b.*\b(wrote|a écrit|escribió|ha scritto|schreef)\s*:?|am\b.*\bschrieb\b.*:)\s*$",
+    re.IGNORECASE,
 )
 _ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s", re.IGNORECASE)
 _ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|message d'origine)\s*-{2,}\s*$", re.I)
@@ -449,8 +450,9 @@ def _attribution_length(lines: Sequence[str], index: int) -> int:
     line = lines[index]
     if _ATTRIBUTION.match(line):
         return 1 if _dated(line) else 0
-    if _ATTRIBUTION_START.match(line) and index + 1 < len(lines) and _ATTRIBUTION.match("On " + lines[index + 1]):
-        return 2 if _dated(line + lines[index + 1]) else 0
+    if _ATTRIBUTION_START.match(line) and index + 1 < len(lines):
+        joined = f"{line} {lines[index + 1]}"
+        return 2 if _ATTRIBUTION.match(joined) and _dated(joined) else 0
     return 0
 
 
