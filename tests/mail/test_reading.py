@@ -324,3 +324,20 @@ def test_mail_from_a_machine_is_marked() -> None:
     assert not read_letter(mail("READY"), envelope_sender="anne@example.org").automatic
     report = b"From: MAILER-DAEMON@example.org\r\nContent-Type: multipart/report; boundary=R\r\n\r\n--R\r\n\r\nfailed\r\n--R--\r\n"
     assert read_letter(report).automatic
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.sampled_from(["A PAR H", "> old", "", "-- ", "On 1 Jan 2026 a@b wrote:", "READY", " x "])
+        | st.text(max_size=30),
+        max_size=30,
+    )
+)
+def test_said_lines_are_the_writers_own(lines: list[str]) -> None:
+    """Whatever the text, the lines read are some of its own lines, in order, none quoted."""
+    said = said_lines("\n".join(lines))
+    own = [line.translate({0xA0: " ", 0x200B: None, 0xFEFF: None}).rstrip() for line in "\n".join(lines).splitlines()]
+    assert not any(line.lstrip().startswith(">") for line in said)
+    remaining = iter(own)
+    assert all(any(line == other for other in remaining) for line in said)
