@@ -1,4 +1,6 @@
-"""The e-mail judge: fogdip's games played by mail, beside the web's players and the bots,
-on the same tables (issue 23). Mail comes in over SMTP or IMAP, each mail's commands are
-carried out in one transaction, and every mail out is queued in the database with what
-caused it, then sent through a relay."""
+"""The e-mail judge: fogdip's games played by mail, at the same tables as the server's.
+
+Letters come in (an embedded SMTP server, or an IMAP mailbox polled), are read
+(:mod:`fogdip.mail.reading`), carried out at the game's table, and answered; every turn each
+mail player gets its own fogged report and map (:mod:`fogdip.mail.letters`).
+"""

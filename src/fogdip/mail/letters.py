@@ -1,23 +1,69 @@
-"""STAND-IN (helper B writes the real one): the mails the judge sends.
+"""The judge's letters: one mail to one recipient, and what each is sent. After a turn each
+mail player gets its power's own report with its map (:func:`turn_letter`), the game master
+the whole turn (:func:`master_letter`); before a deadline a player who has not filed gets a
+reminder (:func:`reminder_letter`).
 
->>> mail = outgoing("p@x.example", "hi", "body", sender="judge@j.example")
->>> mail["To"], mail["Subject"]
-('p@x.example', 'hi')
+A letter to a power is built from that power's own report and the table's public facts (the
+game's name, the deadline) only; its headers name the judge, the recipient and the seat's own
+address, nothing about another seat.
+
+>>> from fogdip.game import Game, Table, TableSettings
+>>> game = Game.create("fog-of-war")
+>>> _ = game.adjudicate()
+>>> table = Table.new("g1", game, TableSettings.for_game(game, name="Lepanto"), master="gm")
+>>> letter = turn_letter(table, "FRANCE", game.record.history[-1], map_png=None, deadline=None,
+...                      to="anne@example.org", sender="judge@judge.example",
+...                      reply_to="g1-france-s3cret@judge.example")
+>>> letter["Subject"], letter["To"], letter["Reply-To"]
+('fogdip Lepanto: S1901M played — FRANCE', 'anne@example.org', 'g1-france-s3cret@judge.example')
+>>> print(letter.get_content().split("\\n\\n")[0])
+FRANCE, Spring 1901 movement (S1901M), fog-of-war
+Orders:
+  A MAR H (ok)
+  A PAR H (ok)
+  F BRE H (ok)
+Units seen:
+  FRANCE: F BRE, A MAR, A PAR
+Centres known:
+  FRANCE: BRE MAR PAR
+Visible: BRE BUR ENG GAS MAO MAR PAR PIC PIE SPA
 """
 
 from __future__ import annotations
 
+import email.policy
+import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
+from fogdip.engine.errors import PhaseError
+from fogdip.engine.units import Phase
 from fogdip.fog.report import observation_text
-from fogdip.game import Table
+from fogdip.game.service import Game
+from fogdip.game.table import Table
 from fogdip.game.turn_text import turn_text
-from fogdip.maps import master_scene_of, power_scene_of, render_svg
 from fogdip.maps.png import PngUnavailable, svg_to_png
+from fogdip.maps.svg import render_svg
+from fogdip.maps.views import master_scene_of, power_scene_of
 from fogdip.variants.record import TurnRecord
+
+#: A played turn's name when the game is over.
+COMPLETED = "COMPLETED"
+
+#: The end of every player's letter: how to write back.
+PLAYER_FOOTER = (
+    "Reply to this mail to write to the judge (it goes to your seat's own address: keep it to yourself).\n"
+    "One command a line: ORDERS and then your orders, or the order lines alone; READY; DRAW or NODRAW;\n"
+    "PRESS TO FRANCE, GERMANY ... ENDPRESS; STATUS; HISTORY; MAP; HELP for every command."
+)
+#: The end of the game master's letter.
+MASTER_FOOTER = (
+    "Reply to this mail to write to the judge. One command a line: ADJUDICATE, PAUSE, RESUME, EXTEND <hours>,\n"
+    "STATUS; HELP for every command."
+)
 
 
 def outgoing(
@@ -29,36 +75,114 @@ def outgoing(
     reply_to: str | None = None,
     in_reply_to: str | None = None,
     attachments: Sequence[tuple[str, str, bytes]] = (),
+    moment: datetime | None = None,
 ) -> EmailMessage:
-    """One mail to one recipient."""
-    mail = EmailMessage()
-    mail["From"] = sender
-    mail["To"] = to
-    if reply_to:
-        mail["Reply-To"] = reply_to
-    mail["Subject"] = subject
-    mail["Date"] = format_datetime(datetime.now().astimezone())
-    mail["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
+    """One mail to one recipient (no Cc, nothing about other seats in any header):
+    ``From`` the judge's ``sender``, ``Reply-To`` the seat's own address, a fresh
+    ``Message-ID`` in the sender's domain, ``In-Reply-To`` and ``References`` where it answers
+    the mail whose Message-ID (with or without ``<>``) is ``in_reply_to``; its text in UTF-8;
+    ``attachments`` as (filename, MIME type, bytes). ``moment`` dates it (default: now).
+
+    >>> mail = outgoing("anne@example.org", "Re: orders", "Filed: A PAR - BUR (ok)",
+    ...                 sender="judge@judge.example", in_reply_to="abc@example.org")
+    >>> mail["In-Reply-To"], mail["References"], mail["Message-ID"].endswith("@judge.example>")
+    ('<abc@example.org>', '<abc@example.org>', True)
+    >>> outgoing("a@example.org, b@example.org", "x", "y", sender="judge@judge.example")
+    Traceback (most recent call last):
+    ...
+    ValueError: a letter goes to exactly one address, not 'a@example.org, b@example.org'
+    """
+    recipient = _one_address(to)
+    judge = _one_address(sender)
+    message = EmailMessage()
+    message["From"] = judge
+    message["To"] = recipient
+    if reply_to is not None:
+        message["Reply-To"] = _one_address(reply_to)
+    message["Subject"] = _one_line(subject)
+    message["Date"] = format_datetime((moment or datetime.now(UTC)).astimezone(UTC))
+    message["Message-ID"] = make_msgid(domain=judge.domain or "localhost")
     if in_reply_to:
-        mail["In-Reply-To"] = f"<{in_reply_to}>"
-        mail["References"] = f"<{in_reply_to}>"
-    mail.set_content(body)
-    for filename, mime, data in attachments:
-        main, _, sub = mime.partition("/")
-        mail.add_attachment(data, maintype=main, subtype=sub, filename=filename)
-    return mail
+        answered = "<" + "".join(in_reply_to.split()).strip("<>") + ">"
+        message["In-Reply-To"] = answered
+        message["References"] = answered
+    message.set_content(body if body.endswith("\n") else body + "\n", charset="utf-8")
+    digest = hashlib.sha256(body.encode("utf-8", "replace"))
+    for filename, kind, data in attachments:
+        maintype, _sep, subtype = kind.partition("/")
+        message.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream", filename=filename)
+        digest.update(b"\0" + filename.encode("utf-8", "replace") + b"\0" + kind.encode() + b"\0" + data)
+    if attachments:
+        # The parts' boundary follows from what the letter holds, not from chance, so that
+        # two letters that say the same are the same bytes (but for Date and Message-ID).
+        message.set_boundary(f"=_fogdip_{digest.hexdigest()[:40]}")
+    return message
 
 
-def power_map_png(table: Table, power: str, phase: str | None = None) -> bytes | None:
-    """``power``'s map as PNG (``None`` where Cairo is missing)."""
+def _one_address(text: str) -> Address:
+    """The one address ``text`` names (a bare address, or ``Name <address>``)."""
+    header = EmailMessage()
     try:
-        return svg_to_png(render_svg(power_scene_of(table.game, power, phase)))
-    except PngUnavailable:
-        return None
+        header["To"] = text
+        addresses = header["To"].addresses
+    except (ValueError, IndexError, TypeError):
+        addresses = ()
+    if len(addresses) != 1 or "@" not in addresses[0].addr_spec:
+        raise ValueError(f"a letter goes to exactly one address, not {text!r}")
+    return Address(addresses[0].display_name, addr_spec=addresses[0].addr_spec)
 
 
-def _deadline(deadline: datetime | None) -> str:
-    return "none" if deadline is None else deadline.strftime("%Y-%m-%d %H:%M UTC")
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def as_bytes(message: EmailMessage) -> bytes:
+    """The letter as it goes over SMTP (CRLF line ends)."""
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+# --- what a letter says ---------------------------------------------------------------------
+
+
+def turn_name(name: str) -> str:
+    """A turn in words with its name: ``Spring 1901 movement (S1901M)``.
+
+    >>> turn_name("F1901R"), turn_name("S1901S"), turn_name("COMPLETED")
+    ('Fall 1901 retreats (F1901R)', 'setup before Spring 1901 (S1901S)', 'the end of the game')
+    """
+    if name == COMPLETED:
+        return "the end of the game"
+    if len(name) > 2 and name[0] == "S" and name[-1] == "S" and name[1:-1].isdigit():
+        return f"setup before Spring {name[1:-1]} ({name})"
+    try:
+        return f"{Phase.parse(name).long_name} ({name})"
+    except (PhaseError, ValueError):
+        return name
+
+
+def moment_text(moment: datetime) -> str:
+    """A deadline as the judge writes it, in UTC.
+
+    >>> moment_text(datetime(2026, 1, 7, 12, 0, tzinfo=UTC))
+    '2026-01-07 12:00 UTC (Wednesday)'
+    """
+    when = moment.astimezone(UTC)
+    return f"{when:%Y-%m-%d %H:%M} UTC ({when:%A})"
+
+
+def _next_line(next_turn: str, deadline: datetime | None) -> str:
+    if next_turn == COMPLETED:
+        return "The game is over."
+    due = (
+        f"your orders are due by {moment_text(deadline)}"
+        if deadline is not None
+        else "it has no deadline: the game master plays it when every seat is ready, or at will"
+    )
+    return f"Next: {turn_name(next_turn)}; {due}."
+
+
+def _game_name(table: Table) -> str:
+    return _one_line(table.settings.name) or table.id
 
 
 def turn_letter(
@@ -71,37 +195,120 @@ def turn_letter(
     to: str,
     sender: str,
     reply_to: str,
+    moment: datetime | None = None,
 ) -> EmailMessage:
-    """One mail player's turn mail: its report, the next turn and deadline, its map."""
-    body = f"{observation_text(turn.reports[power])}\n\nNext: {turn.position.name}; deadline {_deadline(deadline)}.\n"
-    files = [] if map_png is None else [(f"{power.lower()}-{turn.turn}.png", "image/png", map_png)]
-    subject = f"fogdip {table.settings.name}: {turn.turn} played - {power}"
-    return outgoing(to, subject, body, sender=sender, reply_to=reply_to, attachments=files)
+    """What one mail player gets after a turn: its power's text report for the turn
+    (:func:`fogdip.fog.report.observation_text` of ``turn.reports[power]``, its own orders
+    marked ``(ok)`` or ``(fails)`` in it), the next turn and its ``deadline``, and its map as
+    a PNG attachment. Built from the power's own report and the table's public facts only."""
+    power = table.seat(power).power
+    seen = turn.reports[power]
+    name = _game_name(table)
+    parts = [observation_text(seen), _next_line(seen.next_phase, deadline)]
+    attachments: list[tuple[str, str, bytes]] = []
+    if map_png is not None:
+        filename = f"{power.lower()}-{seen.phase}.png"
+        parts.append(f"Your map after this turn is attached ({filename}).")
+        attachments.append((filename, "image/png", map_png))
+    body = "\n\n".join(parts) + "\n\n-- \n" + PLAYER_FOOTER
+    subject = f"fogdip {name}: {seen.phase} played — {power}"
+    return outgoing(to, subject, body, sender=sender, reply_to=reply_to, attachments=attachments, moment=moment)
 
 
 def master_letter(
-    table: Table, turn: TurnRecord, *, map_png: bytes | None, deadline: datetime | None, to: str, sender: str
+    table: Table,
+    turn: TurnRecord,
+    *,
+    map_png: bytes | None,
+    deadline: datetime | None,
+    to: str,
+    sender: str,
+    reply_to: str | None = None,
+    moment: datetime | None = None,
 ) -> EmailMessage:
-    """The game master's turn mail: the whole turn."""
-    files = [] if map_png is None else [(f"board-{turn.turn}.png", "image/png", map_png)]
-    body = f"{turn_text(turn)}\n\nDeadline {_deadline(deadline)}.\n"
-    return outgoing(to, f"fogdip {table.settings.name}: {turn.turn} played", body, sender=sender, attachments=files)
+    """The game master's mail: the whole turn (:func:`fogdip.game.turn_text.turn_text`), the
+    next deadline, and the whole board as a PNG attachment."""
+    name = _game_name(table)
+    parts = [turn_text(turn), _next_line(turn.position.name, deadline)]
+    attachments: list[tuple[str, str, bytes]] = []
+    if map_png is not None:
+        filename = f"board-{turn.turn}.png"
+        parts.append(f"The whole board after this turn is attached ({filename}).")
+        attachments.append((filename, "image/png", map_png))
+    body = "\n\n".join(parts) + "\n\n-- \n" + MASTER_FOOTER
+    subject = f"fogdip {name}: {turn.turn} played — the whole turn"
+    return outgoing(to, subject, body, sender=sender, reply_to=reply_to, attachments=attachments, moment=moment)
 
 
-def master_map_png(table: Table) -> bytes | None:
-    """The board as PNG (``None`` where Cairo is missing)."""
+def reminder_letter(
+    table: Table,
+    power: str,
+    *,
+    deadline: datetime,
+    to: str,
+    sender: str,
+    reply_to: str,
+    moment: datetime | None = None,
+) -> EmailMessage:
+    """A reminder to a player who has not filed for the next turn: the turn and its
+    deadline, and how to answer. It says nothing of the other seats.
+
+    >>> from fogdip.game import Game, Table, TableSettings
+    >>> game = Game.create("standard")
+    >>> table = Table.new("g1", game, TableSettings.for_game(game, name="Lepanto"), master="gm")
+    >>> letter = reminder_letter(table, "FRANCE", deadline=datetime(2026, 1, 7, 12, 0, tzinfo=UTC),
+    ...                          to="anne@example.org", sender="judge@judge.example", reply_to="x@judge.example")
+    >>> letter["Subject"]
+    'fogdip Lepanto: reminder: orders for S1901M due 2026-01-07 12:00 UTC (Wednesday) — FRANCE'
+    """
+    power = table.seat(power).power
+    name = _game_name(table)
+    turn = table.turn
+    body = (
+        f"{power}: you have not filed your orders for {turn_name(turn)} in {name}.\n"
+        f"They are due by {moment_text(deadline)}; units without an order hold (or take the game's "
+        "default).\n\n-- \n" + PLAYER_FOOTER
+    )
+    subject = f"fogdip {name}: reminder: orders for {turn} due {moment_text(deadline)} — {power}"
+    return outgoing(to, subject, body, sender=sender, reply_to=reply_to, moment=moment)
+
+
+# --- maps -----------------------------------------------------------------------------------
+
+
+def _game(table_or_game: Table | Game) -> Game:
+    return table_or_game.game if isinstance(table_or_game, Table) else table_or_game
+
+
+def power_map_png(table_or_game: Table | Game, power: str, phase: str | None = None) -> bytes | None:
+    """``power``'s map as a PNG, after ``phase`` (default: its latest report), drawn from its
+    own reports as everywhere else (:func:`fogdip.maps.views.power_scene_of`); ``None``
+    where PNG cannot be drawn here (no Cairo)."""
     try:
-        return svg_to_png(render_svg(master_scene_of(table.game)))
+        return svg_to_png(render_svg(power_scene_of(_game(table_or_game), power, phase)))
     except PngUnavailable:
         return None
 
 
-def reminder_letter(
-    table: Table, power: str, *, deadline: datetime, to: str, sender: str, reply_to: str
-) -> EmailMessage:
-    """A reminder to a player that has filed nothing."""
-    body = f"{power}: you have filed no orders for {table.turn}; the deadline is {_deadline(deadline)}.\n"
-    return outgoing(to, f"fogdip {table.settings.name}: reminder - {power}", body, sender=sender, reply_to=reply_to)
+def master_map_png(table_or_game: Table | Game, turn: str | None = None) -> bytes | None:
+    """The whole board after ``turn`` (default: the latest) as a PNG, for the game master;
+    ``None`` where PNG cannot be drawn here."""
+    try:
+        return svg_to_png(render_svg(master_scene_of(_game(table_or_game), turn)))
+    except PngUnavailable:
+        return None
 
 
-__all__ = ["master_letter", "master_map_png", "outgoing", "power_map_png", "reminder_letter", "turn_letter"]
+__all__ = [
+    "MASTER_FOOTER",
+    "PLAYER_FOOTER",
+    "as_bytes",
+    "master_letter",
+    "master_map_png",
+    "moment_text",
+    "outgoing",
+    "power_map_png",
+    "reminder_letter",
+    "turn_letter",
+    "turn_name",
+]

@@ -1,64 +1,465 @@
-"""STAND-IN (helper B writes the real one): an incoming mail as the judge reads it.
+"""Reading an incoming mail as the judge reads it: who to answer, where it was sent, and the
+lines it says, from its text (or its HTML made text), without the quoted reply or the
+signature. Whatever the mail holds, reading it never fails: what could not be read is said
+in :attr:`Letter.problems`, in words for the sender.
 
->>> letter = read_letter(b"Message-ID: <a@b>\\r\\nFrom: x@y\\r\\nTo: J@D\\r\\nSubject: hi\\r\\n\\r\\nREADY\\r\\n")
->>> letter.message_id, letter.recipients, letter.lines
-('a@b', ('j@d',), ('READY',))
+>>> raw = (b"From: Anne <anne@example.org>\\r\\nTo: g1-france-s3cret@judge.example\\r\\n"
+...        b"Subject: Re: orders\\r\\nMessage-ID: <abc@example.org>\\r\\n\\r\\n"
+...        b"A PAR - BUR\\r\\nREADY\\r\\n\\r\\nOn Mon, 5 Jan 2026, the judge wrote:\\r\\n> S1901M played\\r\\n")
+>>> letter = read_letter(raw)
+>>> letter.message_id, letter.sender, letter.recipients, letter.subject
+('abc@example.org', 'anne@example.org', ('g1-france-s3cret@judge.example',), 'Re: orders')
+>>> letter.lines, letter.problems
+(('A PAR - BUR', 'READY'), ())
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import codecs
+import email.policy
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from email import policy
-from email.message import EmailMessage
+from email import errors as email_errors
+from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
+from html.parser import HTMLParser
+from types import MappingProxyType
+
+#: The most text read from a letter, in characters: orders and press fit many times over.
+MAX_TEXT = 100_000
 
 
 @dataclass(frozen=True)
 class Letter:
     """An incoming mail as the judge reads it."""
 
+    #: The Message-ID header, stripped of ``<>``; ``None`` if absent.
     message_id: str | None
+    #: The envelope (or ``From:``) address, ONLY to answer to: it never says who is writing.
     sender: str
+    #: The addresses it was sent to (the envelope's, else its headers'), lowercased.
     recipients: tuple[str, ...]
     subject: str
+    #: The text it says: its text/plain part (or its HTML as text), without quoted replies
+    #: (``> ...`` lines, and all from an ``On ... wrote:`` or ``-----Original Message-----``
+    #: line) or signature (a ``-- `` line and below); trailing whitespace stripped.
     lines: tuple[str, ...]
+    #: What could not be read, in words for the sender (no text part, broken MIME, too large...).
     problems: tuple[str, ...]
+    #: Sent by a machine, not a person (a bounce, an out-of-office reply, a delivery report:
+    #: RFC 3834): the judge should carry out nothing and answer nothing, or two machines may
+    #: write to each other for ever.
+    automatic: bool = False
 
 
 def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_recipients: Sequence[str] = ()) -> Letter:
-    """The letter ``raw`` holds (never raises)."""
+    """The letter in ``raw`` (the message as delivered, headers and body). The envelope's
+    sender and recipients, where the mail came by SMTP, are taken over the headers'.
+
+    >>> read_letter(b"\\xff\\xfe not a mail at all", envelope_sender="x@example.org").sender
+    'x@example.org'
+    """
+    try:
+        message = BytesParser(policy=email.policy.default).parsebytes(raw)
+    except Exception:  # the parser is lenient; this is the last guard
+        return Letter(None, envelope_sender or "", _lowered(envelope_recipients), "", (), (UNREADABLE,))
     problems: list[str] = []
     try:
-        message = BytesParser(policy=policy.default).parsebytes(raw)
+        message_id = _message_id(message)
+        sender = (envelope_sender or "").strip().strip("<>") or _first_address(message, ("From", "Sender", "Reply-To"))
+        recipients = _lowered(envelope_recipients) or _header_recipients(message)
+        subject = " ".join(_header(message, "Subject").split())
+        automatic = _automatic(message, envelope_sender)
     except Exception:
-        return Letter(
-            None, envelope_sender or "", tuple(r.lower() for r in envelope_recipients), "", (), ("unreadable",)
-        )
-    assert isinstance(message, EmailMessage)
-    identifier = str(message.get("Message-ID", "") or "").strip().strip("<>") or None
-    sender = envelope_sender or next((a for _n, a in getaddresses([str(message.get("From", ""))]) if a), "")
-    recipients = tuple(r.lower() for r in envelope_recipients) or tuple(
-        a.lower() for _n, a in getaddresses([str(message.get("To", "")), str(message.get("Cc", ""))]) if a
-    )
-    text = ""
+        return Letter(None, envelope_sender or "", _lowered(envelope_recipients), "", (), (UNREADABLE,))
     try:
-        part = message.get_body(preferencelist=("plain",))
-        if part is None:
-            problems.append("the mail has no plain text part")
-        else:
-            text = str(part.get_content())
+        text = _body_text(message, problems)
     except Exception:
-        problems.append("the mail's text could not be read")
-    lines: list[str] = []
-    for line in text.splitlines():
-        if line == "-- ":
-            break
-        if line.startswith(">"):
+        text = ""
+        problems.append(UNREADABLE)
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT]
+        problems.append(f"the text is too long: only its first {MAX_TEXT:,} characters were read")
+    broken = _defects(message)
+    if broken:
+        problems.insert(0, f"the mail's structure is broken ({broken}): only what could be read was read")
+    return Letter(message_id, sender, recipients, subject, said_lines(text), tuple(dict.fromkeys(problems)), automatic)
+
+
+UNREADABLE = "the mail could not be read at all: send it again as plain text"
+NO_TEXT = "the mail has no text to read (no plain-text or HTML part): write the commands in the mail's own text"
+
+
+# --- headers --------------------------------------------------------------------------------
+
+
+def _clean(text: str) -> str:
+    """A header's or a part's text with any undecodable bytes the parser kept replaced."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _header(message: Message, name: str) -> str:
+    try:
+        value = message.get(name)
+        return "" if value is None else _clean(str(value))
+    except Exception:
+        return ""
+
+
+def _message_id(message: Message) -> str | None:
+    found = _header(message, "Message-ID").strip()
+    found = "".join(found.split()).strip("<>")
+    return found or None
+
+
+def _addresses(message: Message, names: Iterable[str]) -> list[str]:
+    headers: list[str] = []
+    for name in names:
+        try:
+            values = message.get_all(name) or []
+        except Exception:
             continue
-        lines.append(line.rstrip())
-    return Letter(identifier, sender, recipients, str(message.get("Subject", "") or ""), tuple(lines), tuple(problems))
+        headers.extend(_clean(str(value)) for value in values)
+    return [address.strip() for _name, address in getaddresses(headers) if "@" in address]
 
 
-__all__ = ["Letter", "read_letter"]
+def _automatic(message: Message, envelope_sender: str | None) -> bool:
+    """Whether a machine sent it: a null envelope sender (a bounce), ``Auto-Submitted`` other
+    than ``no``, ``Precedence: bulk``, an autoresponder's own header, or a delivery report."""
+    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
+        return True
+    submitted = _header(message, "Auto-Submitted").strip().lower()
+    if submitted and not submitted.startswith("no"):
+        return True
+    if _header(message, "Precedence").strip().lower() in ("bulk", "junk", "auto_reply"):
+        return True
+    if any(_header(message, name) for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress")):
+        return True
+    return message.get_content_type() == "multipart/report"
+
+
+def _first_address(message: Message, names: Iterable[str]) -> str:
+    for name in names:
+        found = _addresses(message, (name,))
+        if found:
+            return found[0]
+    return ""
+
+
+def _lowered(addresses: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a.strip().lower() for a in addresses if a.strip()))
+
+
+def _header_recipients(message: Message) -> tuple[str, ...]:
+    """Where the headers say it went: To and Cc, then what a mailbox that gathers many
+    addresses writes of the one it was delivered to."""
+    return _lowered(_addresses(message, ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")))
+
+
+# --- the body -------------------------------------------------------------------------------
+
+_DEFECTS: tuple[tuple[type[email_errors.MessageDefect], str], ...] = (
+    (email_errors.NoBoundaryInMultipartDefect, "a multipart without its boundary"),
+    (email_errors.StartBoundaryNotFoundDefect, "the parts' boundary never appears"),
+    (email_errors.CloseBoundaryNotFoundDefect, "the last part is never closed"),
+    (email_errors.FirstHeaderLineIsContinuationDefect, "a damaged header"),
+    (email_errors.MisplacedEnvelopeHeaderDefect, "a damaged header"),
+    (email_errors.MissingHeaderBodySeparatorDefect, "no blank line between headers and text"),
+    (email_errors.MultipartInvariantViolationDefect, "a multipart that is not one"),
+    (email_errors.InvalidMultipartContentTransferEncodingDefect, "a multipart with an encoding"),
+    (email_errors.InvalidBase64PaddingDefect, "damaged base64"),
+    (email_errors.InvalidBase64CharactersDefect, "damaged base64"),
+    (email_errors.InvalidBase64LengthDefect, "damaged base64"),
+)
+
+
+def _defects(message: Message) -> str:
+    """The structural faults the parser found anywhere in the mail, in words."""
+    found: list[str] = []
+    try:
+        for part in message.walk():
+            for defect in part.defects:
+                found.append(next((w for kind, w in _DEFECTS if isinstance(defect, kind)), "malformed MIME"))
+    except Exception:
+        found.append("malformed MIME")
+    return ", ".join(dict.fromkeys(found))
+
+
+def _body_text(message: Message, problems: list[str]) -> str:
+    """The first text/plain part that is not an attachment, else the first such HTML part as
+    text; every attachment passed over is named in ``problems``."""
+    plain: Message | None = None
+    html: Message | None = None
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        kind = part.get_content_type()
+        attached = part.get_content_disposition() == "attachment"
+        if not attached and kind == "text/plain" and plain is None:
+            plain = part
+        elif not attached and kind == "text/html" and html is None:
+            html = part
+        elif attached:
+            problems.append(_ignored(part))
+    if plain is not None:
+        return _decoded(plain, problems)
+    if html is not None:
+        return html_text(_decoded(html, problems))
+    problems.append(NO_TEXT)
+    return ""
+
+
+def _ignored(part: Message) -> str:
+    name = _clean(part.get_filename() or "") or part.get_content_type()
+    payload = part.get_payload()
+    size = len(payload) - payload.count("\n") - payload.count("\r") if isinstance(payload, str) else 0
+    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() == "base64":
+        size = size * 3 // 4
+    return f"the attachment {name!r} ({_size(size)}) was ignored: only the mail's own text is read"
+
+
+def _size(count: int) -> str:
+    """A size in words.
+
+    >>> _size(10 * 1024 * 1024), _size(2048), _size(12)
+    ('10.0 MB', '2 KB', '12 bytes')
+    """
+    if count >= 1024 * 1024:
+        return f"{count / (1024 * 1024):.1f} MB"
+    if count >= 1024:
+        return f"{count // 1024} KB"
+    return f"{count} bytes"
+
+
+def _decoded(part: Message, problems: list[str]) -> str:
+    """A text part's words: its transfer encoding undone, its charset applied, any byte the
+    charset cannot read replaced (and said)."""
+    payload = part.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else b""
+    declared = part.get_content_charset()
+    charset = (declared or "us-ascii").strip().lower()
+    try:
+        codecs.lookup(charset)
+    except (LookupError, ValueError):
+        problems.append(f"the text's charset {_clean(charset)!r} is not known here: it was read as UTF-8")
+        charset = "utf-8"
+    if charset in ("us-ascii", "ascii") and not data.isascii():
+        if declared is None:
+            problems.append("the text has non-ASCII characters but does not say its charset: it was read as UTF-8")
+        else:
+            problems.append("the text says it is plain ASCII but is not: it was read as UTF-8")
+        charset = "utf-8"
+    try:
+        text = data.decode(charset, "replace")
+    except Exception:  # a codec that fails on its own terms
+        text = data.decode("utf-8", "replace")
+    if "\ufffd" in text and "\ufffd" not in data.decode("utf-8", "ignore"):
+        problems.append(f"some characters could not be read as {charset} and are shown as \ufffd")
+    return text
+
+
+# --- HTML -----------------------------------------------------------------------------------
+
+_BLOCKS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "tbody",
+        "td",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    ]
+)
+_HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript"})
+
+
+class _TextOf(HTMLParser):
+    """HTML as the text a reader sees: a line break at each block, entities decoded, scripts
+    and styles dropped, each line of a ``<blockquote>`` (a quoted reply) marked ``> ``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.current: list[str] = []
+        self.hidden = 0
+        self.quoted = 0
+        self.pre = 0
+
+    def _break(self, blank: bool = False) -> None:
+        """End the line begun (a blank one too if ``blank``: a ``<br>`` on its own)."""
+        words = "".join(self.current)
+        text = words if self.pre else " ".join(words.split())
+        if not text.strip() and not blank:
+            self.current = []
+            return
+        for line in text.split("\n") if self.pre else [text]:
+            self.lines.append(("> " * self.quoted + line) if line.strip() and self.quoted else line)
+        self.current = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HIDDEN:
+            self.hidden += 1
+        elif tag in _BLOCKS:
+            self._break(blank=tag == "br")
+            self.quoted += tag == "blockquote"
+            self.pre += tag == "pre"
+            self._rule(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCKS:
+            self._break(blank=tag == "br")
+            self._rule(tag)
+
+    def _rule(self, tag: str) -> None:
+        """A rule (``<hr>``) as plain-text mail writes it: Outlook heads a quoted reply so."""
+        if tag == "hr":
+            self.lines.append("_" * 32)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self.hidden = max(self.hidden - 1, 0)
+        elif tag in _BLOCKS:
+            self._break()
+            if tag == "blockquote":
+                self.quoted = max(self.quoted - 1, 0)
+            if tag == "pre":
+                self.pre = max(self.pre - 1, 0)
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.current.append(data)
+
+
+def html_text(html: str) -> str:
+    """The text of an HTML mail, a line for each block.
+
+    >>> print(html_text("<style>p {}</style><div>A PAR - BUR<br>F BRE &ndash; MAO</div><p>READY</p>"))
+    A PAR - BUR
+    F BRE – MAO
+    READY
+    >>> html_text("<p>Yes</p><blockquote><p>old letter</p></blockquote>").splitlines()
+    ['Yes', '> old letter']
+    """
+    reader = _TextOf()
+    try:
+        reader.feed(html)
+        reader.close()
+    except Exception:  # html.parser is lenient; a last guard
+        pass
+    reader._break()
+    return "\n".join(reader.lines).strip("\n")
+
+
+# --- what the letter says -------------------------------------------------------------------
+
+_ATTRIBUTION = re.compile(
+    r"^\s*((on|le|el|il|op)\b.*\b(wrote|a écrit|escribió|ha scritto|schreef)\s*:?|am\b.*\bschrieb\b.*:)\s*$",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s", re.IGNORECASE)
+_ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|message d'origine)\s*-{2,}\s*$", re.I)
+_RULE = re.compile(r"^\s*_{10,}\s*$")
+_SENT_FROM = re.compile(r"^\s*sent from my \S", re.IGNORECASE)
+_INVISIBLE = MappingProxyType(str.maketrans({"\u00a0": " ", "\u200b": None, "\ufeff": None}))
+
+
+def said_lines(text: str) -> tuple[str, ...]:
+    """The lines a letter says: quoted lines (``>``) left out; everything from a quoted
+    reply's heading (``On ... wrote:``, ``-----Original Message-----``) or a signature (a
+    ``-- `` line) on left out; trailing whitespace stripped, blank lines at either end dropped.
+
+    Where ``On ... wrote:`` heads a quote marked ``>`` line by line, the lines between the
+    quotes are the writer's own answers (written below the quote) and are kept.
+
+    >>> said_lines("ORDERS\\nA PAR H\\n\\n-- \\nAnne, Paris\\n")
+    ('ORDERS', 'A PAR H')
+    >>> said_lines("On Tue, 6 Jan 2026 at 10:00, Judge\\n<judge@x.example> wrote:\\n> HELP\\n\\nA PAR H")
+    ('A PAR H',)
+    >>> said_lines("READY\\n-----Original Message-----\\nFrom: judge\\nA MAR H")
+    ('READY',)
+    """
+    lines = [line.rstrip() for line in text.translate(_INVISIBLE).splitlines()]
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line == "--":
+            break
+        if _ORIGINAL.match(line) or (_RULE.match(line) and _next_starts(lines, index, "from:")):
+            break
+        heading = _attribution_length(lines, index)
+        if heading:
+            following = next((other for other in lines[index + heading :] if other.strip()), "")
+            if not following.lstrip().startswith(">"):
+                break
+            index += heading
+            continue
+        if not line.lstrip().startswith(">"):
+            kept.append(line)
+        index += 1
+    while kept and (not kept[-1].strip() or _SENT_FROM.match(kept[-1])):
+        kept.pop()
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    return tuple(kept)
+
+
+def _next_starts(lines: Sequence[str], index: int, word: str) -> bool:
+    following = next((line for line in lines[index + 1 :] if line.strip()), "")
+    return following.strip().lower().startswith(word)
+
+
+def _attribution_length(lines: Sequence[str], index: int) -> int:
+    """How many lines the quote's heading at ``index`` takes (one, or two where a client
+    wrapped it), or 0 if none starts there."""
+    line = lines[index]
+    if _ATTRIBUTION.match(line):
+        return 1 if _dated(line) else 0
+    if _ATTRIBUTION_START.match(line) and index + 1 < len(lines):
+        joined = f"{line} {lines[index + 1]}"
+        return 2 if _ATTRIBUTION.match(joined) and _dated(joined) else 0
+    return 0
+
+
+def _dated(heading: str) -> bool:
+    """Whether a quote's heading names a date or an address, as every mail client's does (so
+    that a line of press such as "On Monday you wrote:" is not taken for one)."""
+    return any(c.isdigit() for c in heading) or "@" in heading
+
+
+__all__ = ["MAX_TEXT", "Letter", "html_text", "read_letter", "said_lines"]
