@@ -4,12 +4,14 @@ relay (aiosmtpd) that keeps them."""
 from __future__ import annotations
 
 import smtplib
+from email import policy
+from email.message import EmailMessage
 
 import pytest
 from judges import World
 from sqlalchemy import func, select
 
-from fogdip.server.models import MailSeen, OutboxMail
+from fogdip.server.models import MAIL_MASTER, MailSeen, OutboxMail
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -167,6 +169,9 @@ def test_every_ready_plays_the_turn_and_each_player_gets_its_own_mail_with_its_m
         assert picture[1] == "image/png" and picture[2].startswith(b"\x89PNG")
     (master,) = world.to("gm@players.test", turns)
     assert "the whole turn" in master.text
+    assert str(master.mail["Reply-To"]) == world.address(game, MAIL_MASTER)
+    # Every mail of the turn is dated the turn's moment, not when each was built.
+    assert len({str(m.mail["Date"]) for m in turns}) == 1
     assert world.table(game).turn != "S1901M"
 
 
@@ -185,6 +190,22 @@ def test_the_judges_own_mail_come_back_is_never_answered(world: World) -> None:
     world.deliver()
     world.send(world.address(game, "FRANCE"), "A PAR - BUR\n", sender=world.settings.judge)
     world.send(f"judge@{world.settings.domain}", "hello\n", sender=world.settings.judge)
+    assert world.deliver() == []
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_an_automatic_reply_is_neither_answered_nor_acted_on(world: World) -> None:
+    """An out-of-office reply (``Auto-Submitted``) to the seat's address: no answer, no loop."""
+    game = seven(world)
+    world.deliver()
+    mail = EmailMessage()
+    mail["From"] = "france@players.test"
+    mail["To"] = world.address(game, "FRANCE")
+    mail["Subject"] = "Away: orders"
+    mail["Auto-Submitted"] = "auto-replied"
+    mail["Message-ID"] = "<away1@players.test>"
+    mail.set_content("A PAR - BUR\nI am away until Monday.\n")
+    world.send(world.address(game, "FRANCE"), "", raw=mail.as_bytes(policy=policy.SMTP))
     assert world.deliver() == []
     assert "FRANCE" not in world.table(game).game.record.filed
 

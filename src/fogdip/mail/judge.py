@@ -184,7 +184,7 @@ class Judge:
         moment = now()
         if letter.sender.strip().lower() == self.settings.judge.lower():
             return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
-        if getattr(letter, "automatic", False):  # TODO(lead): letter.automatic, once B's Letter is merged
+        if letter.automatic:
             return Handled(False)  # a machine's (a bounce, an out-of-office reply): nothing done, no answer
         with self.db.transaction() as session:
             if key is not None:

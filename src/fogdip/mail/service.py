@@ -7,15 +7,14 @@ queues its mails in its own transaction).
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from fogdip.mail import imap
 from fogdip.mail.config import MailSettings
 from fogdip.mail.inbound import JudgeController
 from fogdip.mail.judge import Judge
@@ -40,11 +39,10 @@ class Round:
     sent: int
 
 
-def imap_poller(settings: MailSettings, judge: Judge) -> Any:
-    """A poller of the IMAP mailbox (``fogdip.mail.imap``: helper B's ``ImapPoller``) that
+def imap_poller(settings: MailSettings, judge: Judge) -> imap.ImapPoller:
+    """A poller of the IMAP mailbox (``fogdip.mail.imap``: its ``ImapPoller``) that
     hands each message to the judge: done with it once the judge's transaction committed
     (acted on, or already, or no seat's), left for the next poll on an error."""
-    imap = importlib.import_module("fogdip.mail.imap")  # TODO(lead): a plain import once merged
 
     def handle(raw: bytes) -> bool:
         try:
@@ -55,8 +53,8 @@ def imap_poller(settings: MailSettings, judge: Judge) -> Any:
         return True
 
     chosen = imap.ImapSettings(
-        settings.imap_host,
-        settings.imap_user,
+        settings.imap_host or "",
+        settings.imap_user or "",
         settings.imap_password or "",
         imap.ImapSecurity(settings.imap_tls),
         port=settings.imap_port,
@@ -79,7 +77,7 @@ class MailService:
         self.smtp: JudgeController | None = None
         self._stop = threading.Event()
         self._loop: threading.Thread | None = None
-        self._imap: Any = None
+        self._imap: imap.ImapPoller | None = None
 
     @property
     def smtp_port(self) -> int | None:

@@ -143,6 +143,7 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
         return 0
     table = SqlStore(session, reads).table_of(game)
     history = table.game.record.history
+    dated = moment.replace(microsecond=0)  # the turn's moment: not how long its mails took to build
     count = 0
     for row in waiting:
         if not row.welcomed:
@@ -156,7 +157,14 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
             if row.power == MAIL_MASTER:
                 picture = png(master_scene_of(table.game, turn.turn), settings) if last else None
                 mail = master_letter(
-                    table, turn, map_png=picture, deadline=deadline, to=row.address, sender=settings.judge
+                    table,
+                    turn,
+                    map_png=picture,
+                    deadline=deadline,
+                    to=row.address,
+                    sender=settings.judge,
+                    reply_to=seat_address(row, settings),
+                    moment=dated,
                 )
             elif row.power in turn.reports:
                 picture = png(power_scene_of(table.game, row.power), settings) if last else None
@@ -169,6 +177,7 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
                     to=row.address,
                     sender=settings.judge,
                     reply_to=seat_address(row, settings),
+                    moment=dated,
                 )
             else:
                 continue
