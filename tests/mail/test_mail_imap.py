@@ -1,10 +1,10 @@
-"""The judge reading an IMAP mailbox: a real Dovecot, run by helper B's IMAP tests
+"""The judge reading an IMAP mailbox: a real Dovecot, run by the IMAP poller's tests
 (``tests/mail/test_imap.py``, whose fixtures this module takes), hands each mail to the same
-entry point as the SMTP server; a mail delivered twice acts once."""
+entry point as the SMTP server; a mail delivered twice acts once. Skipped only where the
+``dovecot`` program is not installed (CI installs Debian's ``dovecot-imapd``)."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -12,11 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_imap as imap_tests
 from judges import World
 
-pytest.importorskip("fogdip.mail.imap", reason="the IMAP poller (helper B's fogdip.mail.imap) is not here")
-imap_tests: Any = pytest.importorskip("test_imap", reason="helper B's IMAP tests run the Dovecot this test uses")
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("dovecot") is None, reason="no dovecot here")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        imap_tests.DOVECOT is None,
+        reason="no dovecot here: install Debian's dovecot-imapd to test IMAP against a real server",
+    ),
+]
 dovecot = imap_tests.dovecot
 login = imap_tests.login
 
