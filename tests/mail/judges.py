@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import smtplib
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
@@ -15,6 +16,7 @@ from email.utils import make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import select
@@ -205,3 +207,13 @@ class World:
 
     def to(self, address: str, mails: list[Received]) -> list[Received]:
         return [mail for mail in mails if parseaddr(str(mail.mail["To"]))[1] == address]
+
+
+@pytest.fixture(name="world")
+def world_fixture(tmp_path: Path) -> Iterator[World]:
+    """A judge with its SMTP server and a relay, on loopback, on a fresh database. (A fixture
+    here, imported by the modules that use it as ``world_fixture``, not in a ``conftest.py``: ``tests/server`` has
+    one, and two modules named ``conftest`` cannot both be collected for their doctests.)"""
+    running = World.start(tmp_path)
+    yield running
+    running.stop()

@@ -8,7 +8,7 @@ from email import policy
 from email.message import EmailMessage
 
 import pytest
-from judges import World
+from judges import World, world_fixture  # noqa: F401  (the fixture "world")
 from sqlalchemy import func, select
 
 from fogdip.server.models import MAIL_MASTER, MailSeen, OutboxMail

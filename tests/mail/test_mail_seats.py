@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from judges import Relay, World
+from judges import Relay, World, world_fixture  # noqa: F401  (the fixture "world")
 from sqlalchemy import func, select, text
 
 from fogdip.bots.base import bot_named
