@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 
 from fogdip.server.app import create_app
 from fogdip.server.config import Settings
-from fogdip.web import console, game_pages, pages, press_pages, seen_pages
+from fogdip.web import console, game_pages, mail_pages, pages, press_pages, seen_pages
 from fogdip.web.headers import SecurityHeaders
 from fogdip.web.render import STATIC, ImmutableFiles, Pages
 
@@ -29,6 +29,7 @@ def create_site(settings: Settings, *, upgrade: bool = True) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(game_pages.router)
     app.include_router(console.router)
+    app.include_router(mail_pages.router)
     app.include_router(press_pages.router)
     app.include_router(seen_pages.router)
 

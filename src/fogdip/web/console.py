@@ -21,15 +21,19 @@ from fogdip.bots.base import DEFAULT_BOT, bot_names
 from fogdip.game import Refusal, Table
 from fogdip.game.pages import page_of, seat_status
 from fogdip.server.auth import Server
-from fogdip.server.models import User
+from fogdip.server.models import MAIL_MASTER, User
 from fogdip.server.routing import Router
 from fogdip.server.store import SqlStore, now
 from fogdip.server.tables import actor, bots, reading
 from fogdip.variants.record import filed_texts
 from fogdip.web.forms import Csrf, Turn, change, not_found
+from fogdip.web.mail_pages import mail_addresses
 from fogdip.web.pages import context, pages_of, visitor
 
 router = Router(include_in_schema=False)
+
+#: How the names of the accounts made for mail players begin (:func:`fogdip.server.mail_seats.mail_account`).
+MAIL_ACCOUNT = "~mail-"
 
 #: The longest extension the console offers, in hours (the API's: 30 days).
 LONGEST_EXTENSION_HOURS = 30 * 24
@@ -50,10 +54,14 @@ class SeatRow:
     filed: list[str] | None
     ready: bool
     draw: bool
+    #: Where its mails go, if it is played by mail (the game master's eyes only).
+    mail: str | None = None
 
 
 def seat_rows(store: SqlStore, table: Table) -> list[SeatRow]:
-    """Every seat, with its player's name (read in one query)."""
+    """Every seat, with its player's name (read in one query), and the address of a seat
+    played by mail."""
+    by_mail = mail_addresses(store.session, table.id)
     ids = [int(seat.player) for seat in table.seats if seat.player is not None and seat.player.isdigit()]
     names: dict[str, str] = {}
     if ids:
@@ -71,6 +79,8 @@ def seat_rows(store: SqlStore, table: Table) -> list[SeatRow]:
             if seat.player is not None
             else "free"
         )
+        if who.startswith(MAIL_ACCOUNT):  # an account made for a mail player: nobody's name
+            who = "a mail player"
         rows.append(
             SeatRow(
                 power=seat.power,
@@ -81,6 +91,7 @@ def seat_rows(store: SqlStore, table: Table) -> list[SeatRow]:
                 filed=None if filed is None else filed_texts(filed),
                 ready=table.is_ready(seat) and not seat.bot,
                 draw=seat.draw,
+                mail=by_mail.get(seat.power) if seat.taken and not seat.bot else None,
             )
         )
     return rows
@@ -104,6 +115,7 @@ def console_partial(game_id: str, request: Request, state: Server) -> Response:
             page = page_of(table, table.visible(who))
             rows = seat_rows(store, table)
             completed = table.game.position.completed
+            master_mail = mail_addresses(store.session, table.id).get(MAIL_MASTER)
             has_bots = any(seat.bot for seat in table.seats)
     except Refusal:
         return not_found(request, state, caller)
@@ -117,6 +129,7 @@ def console_partial(game_id: str, request: Request, state: Server) -> Response:
         "bot_names": bot_names(),
         "default_bot": DEFAULT_BOT,
         "longest_extension": LONGEST_EXTENSION_HOURS,
+        "master_mail": master_mail,
     }
     return pages_of(request).render("_console.html", context(request, state, caller, **more))
 

@@ -57,11 +57,28 @@ def change(
 ) -> Response:
     """A change from a form of the game page (or of its invitation, ``invite``): done by the
     table's rule, then the page again (or the page with why not, leading ``back``)."""
+    return change_stored(
+        request, state, csrf, game_id, lambda _store, table, who: rule(table, who), invite=invite, back=back
+    )
+
+
+def change_stored(
+    request: Request,
+    state: ServerState,
+    csrf: str,
+    game_id: str,
+    rule: Any,
+    *,
+    invite: str | None = None,
+    back: str | None = None,
+) -> Response:
+    """:func:`change`, with a rule that takes the store too (``rule(store, table, who)``): one
+    that keeps rows of its own beside the table's (a seat played by mail)."""
     caller: Caller | None = None
     try:
         caller = acting(request, state, csrf)
-        with changing(state, caller, game_id, invite=invite) as (_store, table):
-            rule(table, actor(caller))
+        with changing(state, caller, game_id, invite=invite) as (store, table):
+            rule(store, table, actor(caller))
     except Refusal as refusal:
         # Who asked is known from the form's CSRF token (asking again would want the header).
         asking = caller
@@ -78,4 +95,4 @@ def change(
     return redirect_back(game_id)
 
 
-__all__ = ["Csrf", "Turn", "acting", "change", "not_found", "redirect_back"]
+__all__ = ["Csrf", "Turn", "acting", "change", "change_stored", "not_found", "redirect_back"]

@@ -34,6 +34,7 @@ from fogdip.variants.record import filed_texts
 from fogdip.web.choices import choices_of
 from fogdip.web.forms import Csrf, Turn, acting, change, not_found
 from fogdip.web.history import history_steps, next_step, numbered_report, previous_step
+from fogdip.web.mail_pages import own_mail
 from fogdip.web.pages import context, pages_of, visitor
 
 router = Router(include_in_schema=False)
@@ -74,9 +75,10 @@ def _shown(request: Request, state: ServerState, game_id: str, phase: str | None
             who = actor(caller)
             board = _board(store, table, who, phase)
             page = page_of(table, table.visible(who))
+            my_mail = own_mail(store.session, table, who)
     except Refusal:
         return not_found(request, state, caller)
-    return pages_of(request).render(template, context(request, state, caller, page=page, **board))
+    return pages_of(request).render(template, context(request, state, caller, page=page, my_mail=my_mail, **board))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
