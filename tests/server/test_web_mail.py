@@ -160,6 +160,13 @@ def test_the_game_master_invites_a_mail_player_who_files_by_mail(
         expect(_row(g, "ENGLAND")).to_contain_text(GINA_MAIL)  # type: ignore[attr-defined]
         expect(_row(g, "ENGLAND")).to_contain_text(gina.name)  # type: ignore[attr-defined]
 
+        # The game master has the game by mail too, from the console.
+        g.locator("#master-mail-address").fill("gm.mail@players.test")
+        g.get_by_role("button", name="Have the game by mail").click()
+        expect(g.locator("#master-mail")).to_contain_text("gm.mail@players.test")
+        (master_welcome,) = relay.wait_for("gm.mail@players.test", 1)
+        assert "as the game master" in master_welcome
+
         # The bot on the other seats; the game starts.
         g.get_by_role("button", name="Seat the bot on every free seat").click()
         g.get_by_role("button", name="Start the game").click()
@@ -189,6 +196,7 @@ def test_the_game_master_invites_a_mail_player_who_files_by_mail(
             assert ANN not in text and secret not in text and address not in text
             assert "by mail (" not in text and "a mail player" not in text
             assert gina_address not in text  # her own seat's secret comes by mail only
+            assert "gm.mail@players.test" not in text
         assert any(GINA_MAIL in text for text in seen[:2])  # her own address, to her alone
         # Nor Gina's address and secret to the game master's own pages but the console's own row.
         mine, _ = web_client(server, gm.name)
