@@ -157,6 +157,10 @@ CHANGES: tuple[Probe, ...] = (
     Probe("draw vote withdrawn (htmx)", "POST", "/games/{game_id}/draw", form=lambda w, who: {"vote": "false"}, htmx=True),
     Probe("press read", "POST", "/games/{game_id}/press/read", form=lambda w, who: {"thread": "all"}, htmx=True),
     Probe("press all read", "POST", "/games/{game_id}/press/read", form=lambda w, who: {}),
+    # by mail: refused to all but the game master; a seat's own switch is tried by those who
+    # hold none (a player's switch gives its page a fresh random address: tests/server/test_web_mail.py)
+    Probe("invite a mail player", "POST", "/games/{game_id}/mail-players", form=lambda w, who: {"address": "ann@example.org", "power": "GERMANY"}, parties=NOT_MASTER),
+    Probe("play by mail without a seat", "POST", "/games/{game_id}/by-mail", form=lambda w, who: {"address": "x@example.org"}, parties=frozenset({"watcher", "outsider"})),
     # with a wrong code (the right one makes an observer of an outsider), and a seat taken
     # (a seat drawn at random would differ: an observer may join by the invitation it had)
     Probe("join by a wrong invitation", "POST", "/games/{game_id}/invite/{code}/join", form=lambda w, who: {"power": "GERMANY"}, fill=(("code", "wrongcode"),)),
