@@ -251,3 +251,34 @@ def test_no_mail_names_another_seat_in_its_headers(world: World) -> None:
             if not own:
                 assert world.address(game, power) not in headers
                 assert f"{power.lower()}@players.test" not in mail.raw.decode("utf-8", "replace")
+
+
+def _smtp_answer(world: World, to: str, body: str, message_id: str, sender: str) -> tuple[int, bytes]:
+    mail = f"From: {sender}\r\nTo: {to}\r\nSubject: s\r\nMessage-ID: <{message_id}>\r\n\r\n{body}\r\n".encode()
+    port = world.service.smtp_port
+    assert port is not None
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+        client.ehlo()
+        client.mail(sender)
+        client.rcpt(to)
+        return client.data(mail)
+
+
+def test_a_mail_naming_no_seat_never_stands_in_for_a_seats_own_and_smtp_says_the_same(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    france, germany = world.address(game, "FRANCE"), world.address(game, "GERMANY")
+    wrong = france.replace(france.split("@")[0].rsplit("-", 1)[1], "0" * 32)
+    # France's next mail's Message-ID, sent first by someone without its secret, and by Germany.
+    said = [
+        _smtp_answer(world, wrong, "STATUS", "next@players.test", "mallory@evil.test"),
+        _smtp_answer(world, f"judge@{world.settings.domain}", "hello", "next@players.test", "mallory@evil.test"),
+        _smtp_answer(world, germany, "STATUS", "next@players.test", "germany@players.test"),
+        _smtp_answer(world, france, "A PAR - BUR", "next@players.test", "france@players.test"),
+        _smtp_answer(world, france, "A PAR - BUR", "next@players.test", "france@players.test"),  # again
+    ]
+    assert len(set(said)) == 1 and said[0][0] == 250
+    assert world.table(game).game.record.filed.get("FRANCE")
+    answered = world.deliver()
+    assert len(world.to("france@players.test", answered)) == 1
+    assert len(world.to("germany@players.test", answered)) == 1

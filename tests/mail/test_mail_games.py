@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import random
 import re
+from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
-from judges import Received, World
+from judges import MOMENT, Received, World
 
 from fogdip.bots.base import BotInput, bot_named
+from fogdip.game import Actor
 from fogdip.game.settings import Status
+from fogdip.server.models import User
+from fogdip.server.store import SqlStore
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -119,6 +123,62 @@ def test_every_mail_france_gets_is_the_same_whatever_it_cannot_see(tmp_path: Pat
         assert [_fixed(m) for m in one.to(russia, list(one.relay.received))] != [
             _fixed(m) for m in other.to(russia, list(other.relay.received))
         ]
+    finally:
+        one.stop()
+        other.stop()
+
+
+def _turn_with_web_seats(world: World, by_mail: tuple[str, ...]) -> None:
+    """One turn of a game whose ``by_mail`` seats play by mail, the others on the web; TURKEY
+    (on the web) is the last to mark ready, and plays the turn at :data:`MOMENT`."""
+    game = world.new_game("dates")
+    web: dict[str, int] = {}
+    for power in POWERS:
+        if power in by_mail:
+            world.invite(game, power, f"{power.lower()}@players.test", secret=SECRETS[power])
+            continue
+        with world.db.transaction() as session:
+            user = User(name=power, name_key=power.lower(), password_hash="!", is_admin=False, created_at=MOMENT)
+            session.add(user)
+            session.flush()
+            web[power] = user.id
+            store = SqlStore(session, world.reads)
+            table = store.find(game, user.id, lock=True, invite="inv")
+            table.join(Actor(str(user.id)), power, "inv")
+            store.save(table, MOMENT)
+    world.start_game(game)
+    world.deliver()
+    for power in POWERS:
+        if power in by_mail:
+            world.send(world.address(game, power), "READY\n", message_id=f"ready-{power}@players.test")
+    world.deliver()
+    for user_id in web.values():
+        with world.db.transaction() as session:
+            store = SqlStore(session, world.reads)
+            table = store.find(game, user_id, lock=True)
+            table.mark_ready(Actor(str(user_id)), True, turn=None, moment=MOMENT)
+            store.save(table, MOMENT)
+    assert world.table(game).turn != "S1901M"
+    world.deliver()
+
+
+@pytest.mark.slow
+def test_a_turn_mail_is_dated_the_turn_and_its_message_id_tells_no_time(tmp_path: Path) -> None:
+    # FRANCE by mail; in one world the five others but TURKEY by mail too, in the other on the
+    # web: how many seats play by mail (how long their mails took to build) shows in no header.
+    one, other = World.start(tmp_path / "one"), World.start(tmp_path / "other")
+    try:
+        _turn_with_web_seats(one, by_mail=("FRANCE",))
+        _turn_with_web_seats(other, by_mail=POWERS[:-1])
+        france = "france@players.test"
+        mine, theirs = one.to(france, list(one.relay.received)), other.to(france, list(other.relay.received))
+        turn_mails = [[m for m in mails if m.text.startswith("FRANCE, ")] for mails in (mine, theirs)]
+        assert [len(found) for found in turn_mails] == [1, 1]
+        dates = {str(found[0].mail["Date"]) for found in turn_mails}
+        assert dates == {format_datetime(MOMENT)}
+        for mail in [*mine, *theirs]:
+            assert re.fullmatch(r"<[0-9a-f]{32}@judge\.test>", str(mail.mail["Message-ID"]))
+        assert [_fixed(m) for m in mine] == [_fixed(m) for m in theirs]
     finally:
         one.stop()
         other.stop()

@@ -131,11 +131,16 @@ def _refuse(session: Session, letter: Letter, settings: MailSettings, moment: da
         REFUSED.format(judge=settings.judge),
         sender=settings.judge,
         in_reply_to=letter.message_id,
+        moment=moment.replace(microsecond=0),
     )
     queue(session, mail, moment)
 
 
-def _answer_mail(table: Table, row: MailPlayer, letter: Letter, answer: Answer, settings: MailSettings) -> EmailMessage:
+def _answer_mail(
+    table: Table, row: MailPlayer, letter: Letter, answer: Answer, settings: MailSettings, moment: datetime
+) -> EmailMessage:
+    """The answer to ``letter``, dated when it arrived (``moment``, whole seconds): not when
+    its answer was built, which would tell how long the judge took over it."""
     who = "the game master" if row.power == MAIL_MASTER else row.power
     head = f"The judge's answer for {who} in {table.settings.name} ({table.id}); the next turn is {table.turn}."
     problems = [f"Note: {problem}" for problem in letter.problems]
@@ -150,6 +155,7 @@ def _answer_mail(table: Table, row: MailPlayer, letter: Letter, answer: Answer, 
         reply_to=seat_address(row, settings),
         in_reply_to=letter.message_id,
         attachments=answer.attachments,
+        moment=moment.replace(microsecond=0),
     )
 
 
@@ -167,33 +173,42 @@ class Judge:
     ) -> Handled:
         """Act on one mail: all it changes, its answer and its Message-ID committed together,
         or (an error) nothing. Acting on it again does nothing."""
+        moment = now()  # when it arrived: what its answer is dated
         letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
         key = mail_key(letter)
         try:
-            return self._handle(letter, key)
+            return self._handle(letter, key, moment)
         except IntegrityError:
-            # The same mail, acted on meanwhile by another process (the unique Message-ID).
+            # The same mail, acted on meanwhile for its seat by another process (unique per
+            # seat and Message-ID): found acted on, it is done.
             if key is None:
                 raise
             with self.db.reading() as session:
-                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
+                steps = parse(letter.lines)
+                row = identify(session, letter, steps, self.settings)
+                seen = select(MailSeen.id).where(
+                    MailSeen.mail_player_id == (row.id if row else -1), MailSeen.message_id == key
+                )
+                if session.execute(seen).first() is not None:
                     return Handled(False)
             raise
 
-    def _handle(self, letter: Letter, key: str | None) -> Handled:
-        moment = now()
+    def _handle(self, letter: Letter, key: str | None, moment: datetime) -> Handled:
         if letter.sender.strip().lower() == self.settings.judge.lower():
             return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
         if getattr(letter, "automatic", False):  # TODO(lead): letter.automatic, once B's Letter is merged
             return Handled(False)  # a machine's (a bounce, an out-of-office reply): nothing done, no answer
         with self.db.transaction() as session:
-            if key is not None:
-                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
-                    return Handled(False)
-                session.add(MailSeen(message_id=key, received_at=moment))
-                session.flush()
             steps = parse(letter.lines)
             row = identify(session, letter, steps, self.settings)
+            if row is not None and key is not None:
+                # Known per seat, once the seat is known: another's mail with the same
+                # Message-ID (a wrong secret, another seat's) never stands in for this one.
+                seen = select(MailSeen.id).where(MailSeen.mail_player_id == row.id, MailSeen.message_id == key)
+                if session.execute(seen).first() is not None:
+                    return Handled(False, f"{row.game_id}/{row.power}")
+                session.add(MailSeen(mail_player_id=row.id, message_id=key, received_at=moment))
+                session.flush()
             store = SqlStore(session, self.reads)
             table = None
             if row is not None:
@@ -207,7 +222,7 @@ class Judge:
                 return Handled(False)
             answer = carry_out(table, actor, row, steps, moment, store, self.settings)
             store.save(table, moment)
-            queue(session, _answer_mail(table, row, letter, answer, self.settings), moment)
+            queue(session, _answer_mail(table, row, letter, answer, self.settings, moment), moment)
             return Handled(True, f"{row.game_id}/{row.power}")
 
 

@@ -304,13 +304,16 @@ class MailPlayer(Base):
 
 
 class MailSeen(Base):
-    """A mail the judge has acted on, by its Message-ID: the same mail delivered twice acts
-    once."""
+    """A mail the judge has acted on for a seat, by its Message-ID: the same mail delivered
+    twice acts once. Kept per seat, and only once the seat's secret named it: a mail that
+    names no seat (or another's) never keeps a seat's own mail from being acted on."""
 
     __tablename__ = "mail_seen"
+    __table_args__ = (UniqueConstraint("mail_player_id", "message_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    mail_player_id: Mapped[int] = mapped_column(ForeignKey("mail_players.id", ondelete="CASCADE"))
+    message_id: Mapped[str] = mapped_column(String(255))
     received_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

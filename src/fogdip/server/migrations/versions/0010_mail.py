@@ -41,8 +41,10 @@ def upgrade() -> None:
     op.create_table(
         "mail_seen",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("message_id", sa.String(255), nullable=False, unique=True),
+        sa.Column("mail_player_id", sa.Integer, sa.ForeignKey("mail_players.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("message_id", sa.String(255), nullable=False),
         sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("mail_player_id", "message_id"),
     )
     op.create_table(
         "mail_refusals",
