@@ -108,7 +108,10 @@ def test_a_command_in_press_is_not_carried_out(world: World) -> None:
     game = seven(world)
     world.deliver()
     world.send(world.address(game, "FRANCE"), "PRESS TO GERMANY\nREADY\nA PAR - BUR\nENDPRESS\n")
-    (answer,) = world.deliver()
+    mails = world.deliver()
+    (answer,) = world.to("france@players.test", mails)
+    (press,) = world.to("germany@players.test", mails)  # Germany plays by mail: it is mailed the message
+    assert "READY\nA PAR - BUR" in press.text and "from FRANCE" in press.text
     assert "message sent to GERMANY" in answer.text
     assert "No orders were filed" in answer.text
     table = world.table(game)
@@ -121,7 +124,9 @@ def test_the_same_mail_twice_acts_once(world: World) -> None:
     address = world.address(game, "FRANCE")
     for _ in range(2):
         world.send(address, "BROADCAST\nhello all\nENDPRESS\n", message_id="twice@players.test")
-    assert len(world.deliver()) == 1
+    mails = world.deliver()
+    assert len(world.to("france@players.test", mails)) == 1
+    assert len(mails) == 7  # its answer, and the message mailed once to each other mail player
     with world.db.reading() as session:
         assert session.execute(select(func.count()).select_from(MailSeen)).scalar_one() == 1
     from fogdip.game import Actor

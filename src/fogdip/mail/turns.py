@@ -37,11 +37,12 @@ from fogdip.mail.commands import HELP
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import master_letter, outgoing, reminder_letter, turn_letter
 from fogdip.mail.outbox import queue
+from fogdip.mail.press import queue_press
 from fogdip.maps import master_scene_of, render_svg
 from fogdip.maps.png import PngUnavailable, svg_to_png
 from fogdip.maps.scene import Scene, power_scene
 from fogdip.server.db import Database
-from fogdip.server.models import MAIL_MASTER, GameRow, MailPlayer, Seat, TurnRow
+from fogdip.server.models import MAIL_MASTER, Delivery, GameRow, MailPlayer, Seat, TurnRow
 from fogdip.server.store import GAMES_CHANGED, ReadCache, SqlStore, now
 
 
@@ -298,9 +299,12 @@ def install(db: Database, settings: MailSettings, wake: threading.Event) -> None
             session.flush()
             try:
                 with session.begin_nested():
-                    queue_welcomes(session, ReadCache(size=4), settings, set(games), now())
+                    moment = now()
+                    queue_welcomes(session, ReadCache(size=4), settings, set(games), moment)
+                    for game_id in sorted(games):
+                        queue_press(session, settings, game_id, moment)
             except Exception:
-                log().exception("the welcomes of games %s could not be queued; they are tried again", sorted(games))
+                log().exception("the welcomes and press of games %s could not be queued; tried again", sorted(games))
             session.info[GAMES_CHANGED] = games  # for :func:`committed`
 
     def committed(session: Session) -> None:
@@ -328,7 +332,22 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
                 ).scalars()
             )
         )
+        pressed = sorted(
+            set(
+                session.execute(
+                    select(MailPlayer.game_id)
+                    .join(Delivery, (Delivery.game_id == MailPlayer.game_id) & (Delivery.reader == MailPlayer.power))
+                    .where(MailPlayer.power != MAIL_MASTER, Delivery.message_id > MailPlayer.mailed_press)
+                ).scalars()
+            )
+        )
     count = 0
+    for game_id in pressed:
+        try:
+            with db.transaction() as session:
+                count += queue_press(session, settings, game_id, now())
+        except Exception:
+            log().exception("the press of game %s could not be queued; it is tried again", game_id)
     for game_id in games:
         try:
             count += queue_game(db, reads, settings, game_id, now())

@@ -300,6 +300,8 @@ class MailPlayer(Base):
     welcomed: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The mail that the game is over is queued.
     ended: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The last message of its power's list that is mailed to it (``messages.id``; 0: none).
+    mailed_press: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

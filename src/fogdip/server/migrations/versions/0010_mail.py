@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("mailed_turns", sa.Integer, nullable=False),
         sa.Column("welcomed", sa.Boolean, nullable=False),
         sa.Column("ended", sa.Boolean, nullable=False),
+        sa.Column("mailed_press", sa.Integer, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("game_id", "power"),
     )
