@@ -287,3 +287,17 @@ def test_a_mail_naming_no_seat_never_stands_in_for_a_seats_own_and_smtp_says_the
     answered = world.deliver()
     assert len(world.to("france@players.test", answered)) == 1
     assert len(world.to("germany@players.test", answered)) == 1
+
+
+def test_an_earlier_turns_mail_built_late_says_the_next_turn_was_played(world: World) -> None:
+    game = seven(world, deadlines={"movement": 86400, "retreats": 86400, "adjustments": 86400})
+    world.deliver()
+    for _turn in range(2):  # two turns played before the judge's loop looks
+        turn = world.table(game).turn
+        for power in POWERS:
+            world.send(world.address(game, power), "READY\n")
+        assert world.table(game).turn != turn
+    mails = world.to("france@players.test", world.deliver())
+    first, second = [m for m in mails if m.text.startswith("FRANCE, ")]
+    assert "has been played already" in first.text and "no deadline" not in first.text
+    assert "your orders are due by" in second.text
