@@ -301,3 +301,26 @@ def test_an_earlier_turns_mail_built_late_says_the_next_turn_was_played(world: W
     first, second = [m for m in mails if m.text.startswith("FRANCE, ")]
     assert "has been played already" in first.text and "no deadline" not in first.text
     assert "your orders are due by" in second.text
+
+
+def test_gunboat_takes_no_press_by_mail_as_its_page_offers_none(world: World) -> None:
+    from fogdip.server.models import MailPlayer
+
+    game = world.new_game("gb", press="gunboat")
+    for power in POWERS:
+        world.invite(game, None, f"{power.lower()}@players.test")  # type: ignore[arg-type]
+    world.start_game(game)
+    world.deliver()
+    assert not world.table(game).press_box
+    with world.db.reading() as session:
+        row = session.execute(select(MailPlayer).where(MailPlayer.game_id == game).limit(1)).scalar_one()
+        address, seat = world.settings.seat_address(row.game_id, row.power, row.secret), row.address
+    world.send(address, "BROADCAST\nhello all\nENDPRESS\nPRESS TO FRANCE\nhi\nENDPRESS\n")
+    mails = world.deliver()
+    (answer,) = world.to(seat, mails)
+    assert answer.text.count("REFUSED: this game has no press (gunboat)") == 2
+    assert len(mails) == 1  # nobody was mailed a message
+    with world.db.reading() as session:
+        from fogdip.server.models import Message
+
+        assert session.execute(select(func.count()).select_from(Message)).scalar_one() == 0

@@ -170,6 +170,8 @@ def _one(
             return ["the commands:", *c.HELP.splitlines()]
         case c.Unknown(why=why):
             return f"NOT UNDERSTOOD: {why}; nothing done with this line"
+        case c.Press() if not table.press_box:
+            return f"REFUSED: this game has no press ({table.settings.press.value}): nobody writes messages in it"
         case c.Press(closed=False):
             return "NOT SENT: a message ends with a line ENDPRESS (none was found)"
         case c.Press(to=to, claim=claim, body=body):
