@@ -89,3 +89,9 @@ def test_ready_and_draw_take_the_bare_word_or_yes_or_no_only() -> None:
 def test_a_short_line_is_an_order_only_if_it_reads_as_one() -> None:
     assert kinds(["A PAR - BUR", "Jo", "Ok", "No", "No thanks", "Bye!"]) == ["OrderLine", *["Unknown"] * 5]
     assert kinds(["PAR H", "mar s par", "BRE - MAO", "NTH C LON - NWY"]) == ["OrderLine"] * 4
+
+
+def test_extend_is_bounded() -> None:
+    assert c.parse(["EXTEND 336"])[0].command == c.Extend(336.0)
+    for wrong in ("EXTEND 99999999999999", "EXTEND 337", "EXTEND 1e400"):
+        assert isinstance(c.parse([wrong])[0].command, c.Unknown), wrong

@@ -324,3 +324,19 @@ def test_gunboat_takes_no_press_by_mail_as_its_page_offers_none(world: World) ->
         from fogdip.server.models import Message
 
         assert session.execute(select(func.count()).select_from(Message)).scalar_one() == 0
+
+
+def test_the_judges_mails_say_a_machine_wrote_them_and_its_own_are_never_acted_on(world: World) -> None:
+    game = seven(world)
+    welcome = world.to("france@players.test", world.deliver())[0]
+    assert welcome.mail["Auto-Submitted"] == "auto-generated"
+    address = world.address(game, "FRANCE")
+    world.send(address, "STATUS\n")
+    (answer,) = world.deliver()
+    assert answer.mail["Auto-Submitted"] == "auto-replied"
+    # The judge's own mail, come back through a forwarding address: not acted on, not answered.
+    world.send(address, "A PAR - BUR\n", sender="ann@players.test", raw=welcome.raw.replace(b"ORDERS", b"A PAR - BUR"))
+    mine = welcome.raw.replace(str(welcome.mail["Message-ID"]).encode(), b"<other@players.test>")  # From: the judge
+    world.send(address, "", sender="ann@players.test", raw=mine)
+    assert world.deliver() == []
+    assert "FRANCE" not in world.table(game).game.record.filed

@@ -187,6 +187,8 @@ _ORDER_WORDS = frozenset(
     | {"ADJUSTMENTS", "RETREATS", "HOLD", "NONE"}
 )
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
+#: The most hours one EXTEND gives (as a reminder is set at most two weeks ahead).
+LONGEST_EXTEND = 24 * 14
 #: The commands that take YES or NO after them, and nothing else.
 _YES_NO = frozenset({"READY", "DRAW"})
 #: What follows a province in an order written without its unit's type.
@@ -276,8 +278,8 @@ def _one(line: str, words: list[str], first: bool) -> Command:
         return SignOn(words[1], words[2], words[3])
     if head == "EXTEND":
         hours = _hours(second)
-        if hours is None or hours <= 0 or len(words) != 2:
-            return Unknown("write EXTEND <hours>, e.g. EXTEND 24")
+        if hours is None or not 0 < hours <= LONGEST_EXTEND or len(words) != 2:
+            return Unknown(f"write EXTEND <hours>, at most {LONGEST_EXTEND}, e.g. EXTEND 24")
         return Extend(hours)
     if head == "SET":
         if second != "REMIND" or len(words) != 3:

@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import parseaddr
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -132,6 +135,7 @@ def _refuse(session: Session, letter: Letter, settings: MailSettings, moment: da
         sender=settings.judge,
         in_reply_to=letter.message_id,
         moment=moment.replace(microsecond=0),
+        auto_submitted="auto-replied",
     )
     queue(session, mail, moment)
 
@@ -156,6 +160,7 @@ def _answer_mail(
         in_reply_to=letter.message_id,
         attachments=answer.attachments,
         moment=moment.replace(microsecond=0),
+        auto_submitted="auto-replied",
     )
 
 
@@ -177,7 +182,7 @@ class Judge:
         letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
         key = mail_key(letter)
         try:
-            return self._handle(letter, key, moment)
+            return self._handle(letter, key, moment, _from_header(raw))
         except IntegrityError:
             # The same mail, acted on meanwhile for its seat by another process (unique per
             # seat and Message-ID): found acted on, it is done.
@@ -193,8 +198,8 @@ class Judge:
                     return Handled(False)
             raise
 
-    def _handle(self, letter: Letter, key: str | None, moment: datetime) -> Handled:
-        if letter.sender.strip().lower() == self.settings.judge.lower():
+    def _handle(self, letter: Letter, key: str | None, moment: datetime, raw_from: str) -> Handled:
+        if _own(letter, raw_from, self.settings):
             return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
         if getattr(letter, "automatic", False):  # TODO(lead): letter.automatic, once B's Letter is merged
             return Handled(False)  # a machine's (a bounce, an out-of-office reply): nothing done, no answer
@@ -224,6 +229,36 @@ class Judge:
             store.save(table, moment)
             queue(session, _answer_mail(table, row, letter, answer, self.settings, moment), moment)
             return Handled(True, f"{row.game_id}/{row.power}")
+
+
+def _from_header(raw: bytes) -> str:
+    """The address of a mail's ``From`` header ('' if none can be read)."""
+    try:
+        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw[:65536])
+        return parseaddr(str(headers.get("From", "")))[1]
+    except Exception:  # a header past reading: not the judge's own
+        return ""
+
+
+def _own(letter: Letter, raw_from: str, settings: MailSettings) -> bool:
+    """Whether a mail is the judge's own come back (a bounce, a loop through a player's
+    forwarding): its envelope sender the judge's, or its From or Message-ID at the judge's
+    domain (a mail the judge wrote; nobody plays from the judge's domain).
+
+    >>> settings = MailSettings(domain="judge.example")
+    >>> mine = Letter("ab12@judge.example", "ann@players.example", (), "", (), ())
+    >>> _own(mine, "ann@players.example", settings), _own(mine, "", settings)
+    (True, True)
+    >>> theirs = Letter("x1@players.example", "ann@players.example", (), "", (), ())
+    >>> _own(theirs, "judge@Judge.Example", settings), _own(theirs, "ann@players.example", settings)
+    (True, False)
+    """
+    domain = settings.domain.strip().lower()
+    if letter.sender.strip().lower() == settings.judge.lower():
+        return True
+    if raw_from.strip().lower().rpartition("@")[2] == domain:
+        return True
+    return (letter.message_id or "").strip().strip("<>").lower().rpartition("@")[2] == domain
 
 
 def _holds(table: Table, actor: Actor, row: MailPlayer) -> bool:

@@ -77,12 +77,15 @@ def outgoing(
     in_reply_to: str | None = None,
     attachments: Sequence[tuple[str, str, bytes]] = (),
     moment: datetime | None = None,
+    auto_submitted: str = "auto-generated",
 ) -> EmailMessage:
     """One mail to one recipient (no Cc, nothing about other seats in any header):
     ``From`` the judge's ``sender``, ``Reply-To`` the seat's own address, a fresh random
     ``Message-ID`` in the sender's domain (:func:`message_id`), ``In-Reply-To`` and ``References`` where it answers
     the mail whose Message-ID (with or without ``<>``) is ``in_reply_to``; its text in UTF-8;
     ``attachments`` as (filename, MIME type, bytes). ``moment`` dates it (default: now).
+    ``Auto-Submitted`` (RFC 3834) says a machine wrote it, so that no auto-responder answers
+    it: ``auto-generated`` (turn mails, reminders, press), ``auto-replied`` (answers).
 
     >>> mail = outgoing("anne@example.org", "Re: orders", "Filed: A PAR - BUR (ok)",
     ...                 sender="judge@judge.example", in_reply_to="abc@example.org")
@@ -103,6 +106,7 @@ def outgoing(
     message["Subject"] = _one_line(subject)
     message["Date"] = format_datetime((moment or datetime.now(UTC)).astimezone(UTC))
     message["Message-ID"] = message_id(judge.domain or "localhost")
+    message["Auto-Submitted"] = auto_submitted
     if in_reply_to:
         answered = "<" + "".join(in_reply_to.split()).strip("<>") + ">"
         message["In-Reply-To"] = answered
