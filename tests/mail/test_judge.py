@@ -340,3 +340,22 @@ def test_the_judges_mails_say_a_machine_wrote_them_and_its_own_are_never_acted_o
     world.send(address, "", sender="ann@players.test", raw=mine)
     assert world.deliver() == []
     assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_a_mail_too_large_or_nested_past_reading_is_answered_once_and_done(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    france = world.address(game, "FRANCE")
+    judge = world.service.judge
+    big = f"From: a@x.test\r\nTo: {france}\r\nMessage-ID: <big@x.test>\r\n\r\nSTATUS\r\n".encode() + b"x" * (
+        world.settings.max_size + 10
+    )
+    nested = f"From: a@x.test\r\nTo: {france}\r\nMessage-ID: <deep@x.test>\r\n".encode()
+    for depth in range(3000):
+        nested += f"Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n".encode()
+    nested += b"Content-Type: text/plain\r\n\r\nSTATUS\r\n"
+    for raw, why in ((big, "over 2 MB"), (nested, "could not be read")):
+        assert judge.handle_raw(raw).acted  # (IMAP marks it done)
+        assert not judge.handle_raw(raw).acted  # once
+        (answer,) = world.deliver()
+        assert why in answer.text and "> STATUS" not in answer.text

@@ -12,7 +12,7 @@ at most once in :attr:`MailSettings.refusal_every` per sender (kept in the datab
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -179,7 +179,7 @@ class Judge:
         """Act on one mail: all it changes, its answer and its Message-ID committed together,
         or (an error) nothing. Acting on it again does nothing."""
         moment = now()  # when it arrived: what its answer is dated
-        letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
+        letter = _readable(raw, envelope_sender, envelope_recipients, self.settings.max_size)
         key = mail_key(letter)
         try:
             return self._handle(letter, key, moment, _from_header(raw))
@@ -229,6 +229,25 @@ class Judge:
             store.save(table, moment)
             queue(session, _answer_mail(table, row, letter, answer, self.settings, moment), moment)
             return Handled(True, f"{row.game_id}/{row.power}")
+
+
+def _readable(raw: bytes, sender: str | None, recipients: tuple[str, ...], max_size: int) -> Letter:
+    """The letter of ``raw``; a mail over ``max_size`` (as IMAP hands it, where no SMTP server
+    refused it first) or one whose structure defeats reading (MIME nested past all reason) is
+    read for its headers only, with the problem noted: it is answered once, and done with."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0][:65536] + b"\r\n\r\n"
+    if len(raw) > max_size:
+        letter = read_letter(head, envelope_sender=sender, envelope_recipients=recipients)
+        return replace(letter, problems=(f"the mail is over {max_size // (1024 * 1024)} MB: it was not read",))
+    deep = "the mail's structure could not be read (nested too deep?): it was not read"
+    try:
+        letter = read_letter(raw, envelope_sender=sender, envelope_recipients=recipients)
+    except (RecursionError, ValueError, LookupError, TypeError, AttributeError):
+        return replace(read_letter(head, envelope_sender=sender, envelope_recipients=recipients), problems=(deep,))
+    if letter.problems and not letter.recipients and not letter.lines:
+        # Unreadable as a whole: its headers still say whose it is, to answer it.
+        return replace(read_letter(head, envelope_sender=sender, envelope_recipients=recipients), problems=(deep,))
+    return letter
 
 
 def _from_header(raw: bytes) -> str:
