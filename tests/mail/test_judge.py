@@ -359,3 +359,15 @@ def test_a_mail_too_large_or_nested_past_reading_is_answered_once_and_done(world
         assert not judge.handle_raw(raw).acted  # once
         (answer,) = world.deliver()
         assert why in answer.text and "> STATUS" not in answer.text
+
+
+def test_the_judge_never_mails_an_address_at_its_own_domain(world: World) -> None:
+    world.new_game("own")
+    world.invite("own", "FRANCE", f"someone@{world.settings.domain}")
+    world.invite("own", "ENGLAND", "england@players.test")
+    mails = world.deliver()
+    assert [m.recipients for m in mails] == [("england@players.test",)]
+    assert world.deliver() == []  # not retried either
+    with world.db.reading() as session:
+        errors = session.execute(select(OutboxMail.last_error).where(OutboxMail.last_error.is_not(None))).scalars()
+        assert list(errors) == ["not sent: an address at the judge's own domain"]
