@@ -73,3 +73,25 @@ def test_parse_never_raises_and_press_text_stays_text(before: list[str], inside:
         line.split()[:1] not in (["PRESS"], ["BROADCAST"]) for line in (text.upper() for text in before)
     ):
         assert presses[-1] == c.Press(None, None, "\n".join(line.rstrip() for line in body).strip("\n"), True)
+
+
+def test_ready_and_draw_take_the_bare_word_or_yes_or_no_only() -> None:
+    assert c.parse(["READY"])[0].command == c.Ready(True)
+    assert c.parse(["ready yes"])[0].command == c.Ready(True)
+    assert c.parse(["READY NO"])[0].command == c.Ready(False)
+    assert c.parse(["DRAW NO"])[0].command == c.Draw(False)
+    for wrong in ("draw is not what I want", "DRAW NOT", "DRAW / NODRAW", "READY now please", "READY NO WAY"):
+        (step,) = c.parse([wrong])
+        assert isinstance(step.command, c.Unknown), wrong
+        assert "alone" in step.command.why
+
+
+def test_a_short_line_is_an_order_only_if_it_reads_as_one() -> None:
+    assert kinds(["A PAR - BUR", "Jo", "Ok", "No", "No thanks", "Bye!"]) == ["OrderLine", *["Unknown"] * 5]
+    assert kinds(["PAR H", "mar s par", "BRE - MAO", "NTH C LON - NWY"]) == ["OrderLine"] * 4
+
+
+def test_extend_is_bounded() -> None:
+    assert c.parse(["EXTEND 336"])[0].command == c.Extend(336.0)
+    for wrong in ("EXTEND 99999999999999", "EXTEND 337", "EXTEND 1e400"):
+        assert isinstance(c.parse([wrong])[0].command, c.Unknown), wrong

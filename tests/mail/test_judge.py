@@ -110,7 +110,10 @@ def test_a_command_in_press_is_not_carried_out(world: World) -> None:
     game = seven(world)
     world.deliver()
     world.send(world.address(game, "FRANCE"), "PRESS TO GERMANY\nREADY\nA PAR - BUR\nENDPRESS\n")
-    (answer,) = world.deliver()
+    mails = world.deliver()
+    (answer,) = world.to("france@players.test", mails)
+    (press,) = world.to("germany@players.test", mails)  # Germany plays by mail: it is mailed the message
+    assert "READY\nA PAR - BUR" in press.text and "from FRANCE" in press.text
     assert "message sent to GERMANY" in answer.text
     assert "No orders were filed" in answer.text
     table = world.table(game)
@@ -123,7 +126,9 @@ def test_the_same_mail_twice_acts_once(world: World) -> None:
     address = world.address(game, "FRANCE")
     for _ in range(2):
         world.send(address, "BROADCAST\nhello all\nENDPRESS\n", message_id="twice@players.test")
-    assert len(world.deliver()) == 1
+    mails = world.deliver()
+    assert len(world.to("france@players.test", mails)) == 1
+    assert len(mails) == 7  # its answer, and the message mailed once to each other mail player
     with world.db.reading() as session:
         assert session.execute(select(func.count()).select_from(MailSeen)).scalar_one() == 1
     from fogdip.game import Actor
@@ -272,3 +277,118 @@ def test_no_mail_names_another_seat_in_its_headers(world: World) -> None:
             if not own:
                 assert world.address(game, power) not in headers
                 assert f"{power.lower()}@players.test" not in mail.raw.decode("utf-8", "replace")
+
+
+def _smtp_answer(world: World, to: str, body: str, message_id: str, sender: str) -> tuple[int, bytes]:
+    mail = f"From: {sender}\r\nTo: {to}\r\nSubject: s\r\nMessage-ID: <{message_id}>\r\n\r\n{body}\r\n".encode()
+    port = world.service.smtp_port
+    assert port is not None
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as client:
+        client.ehlo()
+        client.mail(sender)
+        client.rcpt(to)
+        return client.data(mail)
+
+
+def test_a_mail_naming_no_seat_never_stands_in_for_a_seats_own_and_smtp_says_the_same(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    france, germany = world.address(game, "FRANCE"), world.address(game, "GERMANY")
+    wrong = france.replace(france.split("@")[0].rsplit("-", 1)[1], "0" * 32)
+    # France's next mail's Message-ID, sent first by someone without its secret, and by Germany.
+    said = [
+        _smtp_answer(world, wrong, "STATUS", "next@players.test", "mallory@evil.test"),
+        _smtp_answer(world, f"judge@{world.settings.domain}", "hello", "next@players.test", "mallory@evil.test"),
+        _smtp_answer(world, germany, "STATUS", "next@players.test", "germany@players.test"),
+        _smtp_answer(world, france, "A PAR - BUR", "next@players.test", "france@players.test"),
+        _smtp_answer(world, france, "A PAR - BUR", "next@players.test", "france@players.test"),  # again
+    ]
+    assert len(set(said)) == 1 and said[0][0] == 250
+    assert world.table(game).game.record.filed.get("FRANCE")
+    answered = world.deliver()
+    assert len(world.to("france@players.test", answered)) == 1
+    assert len(world.to("germany@players.test", answered)) == 1
+
+
+def test_an_earlier_turns_mail_built_late_says_the_next_turn_was_played(world: World) -> None:
+    game = seven(world, deadlines={"movement": 86400, "retreats": 86400, "adjustments": 86400})
+    world.deliver()
+    for _turn in range(2):  # two turns played before the judge's loop looks
+        turn = world.table(game).turn
+        for power in POWERS:
+            world.send(world.address(game, power), "READY\n")
+        assert world.table(game).turn != turn
+    mails = world.to("france@players.test", world.deliver())
+    first, second = [m for m in mails if m.text.startswith("FRANCE, ")]
+    assert "has been played already" in first.text and "no deadline" not in first.text
+    assert "your orders are due by" in second.text
+
+
+def test_gunboat_takes_no_press_by_mail_as_its_page_offers_none(world: World) -> None:
+    from fogdip.server.models import MailPlayer
+
+    game = world.new_game("gb", press="gunboat")
+    for power in POWERS:
+        world.invite(game, None, f"{power.lower()}@players.test")  # type: ignore[arg-type]
+    world.start_game(game)
+    world.deliver()
+    assert not world.table(game).press_box
+    with world.db.reading() as session:
+        row = session.execute(select(MailPlayer).where(MailPlayer.game_id == game).limit(1)).scalar_one()
+        address, seat = world.settings.seat_address(row.game_id, row.power, row.secret), row.address
+    world.send(address, "BROADCAST\nhello all\nENDPRESS\nPRESS TO FRANCE\nhi\nENDPRESS\n")
+    mails = world.deliver()
+    (answer,) = world.to(seat, mails)
+    assert answer.text.count("REFUSED: this game has no press (gunboat)") == 2
+    assert len(mails) == 1  # nobody was mailed a message
+    with world.db.reading() as session:
+        from fogdip.server.models import Message
+
+        assert session.execute(select(func.count()).select_from(Message)).scalar_one() == 0
+
+
+def test_the_judges_mails_say_a_machine_wrote_them_and_its_own_are_never_acted_on(world: World) -> None:
+    game = seven(world)
+    welcome = world.to("france@players.test", world.deliver())[0]
+    assert welcome.mail["Auto-Submitted"] == "auto-generated"
+    address = world.address(game, "FRANCE")
+    world.send(address, "STATUS\n")
+    (answer,) = world.deliver()
+    assert answer.mail["Auto-Submitted"] == "auto-replied"
+    # The judge's own mail, come back through a forwarding address: not acted on, not answered.
+    world.send(address, "A PAR - BUR\n", sender="ann@players.test", raw=welcome.raw.replace(b"ORDERS", b"A PAR - BUR"))
+    mine = welcome.raw.replace(str(welcome.mail["Message-ID"]).encode(), b"<other@players.test>")  # From: the judge
+    world.send(address, "", sender="ann@players.test", raw=mine)
+    assert world.deliver() == []
+    assert "FRANCE" not in world.table(game).game.record.filed
+
+
+def test_a_mail_too_large_or_nested_past_reading_is_answered_once_and_done(world: World) -> None:
+    game = seven(world)
+    world.deliver()
+    france = world.address(game, "FRANCE")
+    judge = world.service.judge
+    big = f"From: a@x.test\r\nTo: {france}\r\nMessage-ID: <big@x.test>\r\n\r\nSTATUS\r\n".encode() + b"x" * (
+        world.settings.max_size + 10
+    )
+    nested = f"From: a@x.test\r\nTo: {france}\r\nMessage-ID: <deep@x.test>\r\n".encode()
+    for depth in range(3000):
+        nested += f"Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n".encode()
+    nested += b"Content-Type: text/plain\r\n\r\nSTATUS\r\n"
+    for raw, why in ((big, "over 2 MB"), (nested, "could not be read")):
+        assert judge.handle_raw(raw).acted  # (IMAP marks it done)
+        assert not judge.handle_raw(raw).acted  # once
+        (answer,) = world.deliver()
+        assert why in answer.text and "> STATUS" not in answer.text
+
+
+def test_the_judge_never_mails_an_address_at_its_own_domain(world: World) -> None:
+    world.new_game("own")
+    world.invite("own", "FRANCE", f"someone@{world.settings.domain}")
+    world.invite("own", "ENGLAND", "england@players.test")
+    mails = world.deliver()
+    assert [m.recipients for m in mails] == [("england@players.test",)]
+    assert world.deliver() == []  # not retried either
+    with world.db.reading() as session:
+        errors = session.execute(select(OutboxMail.last_error).where(OutboxMail.last_error.is_not(None))).scalars()
+        assert list(errors) == ["not sent: an address at the judge's own domain"]

@@ -86,11 +86,13 @@ def test_the_headers_of_a_letter() -> None:
             "Subject",
             "Date",
             "Message-ID",
+            "Auto-Submitted",
             "Content-Type",
             "Content-Transfer-Encoding",
             "MIME-Version",
         ]
     )
+    assert message["Auto-Submitted"] == "auto-generated"  # no auto-responder answers it
     assert message["To"] == PLAYER
     assert message["From"] == JUDGE
     assert message["Reply-To"] == SEAT

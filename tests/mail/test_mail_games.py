@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import random
 import re
+from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
-from judges import Received, World
+from judges import MOMENT, Received, World
+from sqlalchemy import select
 
 from fogdip.bots.base import BotInput, bot_named
+from fogdip.game import Actor
 from fogdip.game.settings import Status
+from fogdip.server.models import OutboxMail, User
+from fogdip.server.store import SqlStore
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -122,3 +127,116 @@ def test_every_mail_france_gets_is_the_same_whatever_it_cannot_see(tmp_path: Pat
     finally:
         one.stop()
         other.stop()
+
+
+def _turn_with_web_seats(world: World, by_mail: tuple[str, ...]) -> None:
+    """One turn of a game whose ``by_mail`` seats play by mail, the others on the web; TURKEY
+    (on the web) is the last to mark ready, and plays the turn at :data:`MOMENT`."""
+    game = world.new_game("dates")
+    web: dict[str, int] = {}
+    for power in POWERS:
+        if power in by_mail:
+            world.invite(game, power, f"{power.lower()}@players.test", secret=SECRETS[power])
+            continue
+        with world.db.transaction() as session:
+            user = User(name=power, name_key=power.lower(), password_hash="!", is_admin=False, created_at=MOMENT)
+            session.add(user)
+            session.flush()
+            web[power] = user.id
+            store = SqlStore(session, world.reads)
+            table = store.find(game, user.id, lock=True, invite="inv")
+            table.join(Actor(str(user.id)), power, "inv")
+            store.save(table, MOMENT)
+    world.start_game(game)
+    world.deliver()
+    for power in POWERS:
+        if power in by_mail:
+            world.send(world.address(game, power), "READY\n", message_id=f"ready-{power}@players.test")
+    world.deliver()
+    for user_id in web.values():
+        with world.db.transaction() as session:
+            store = SqlStore(session, world.reads)
+            table = store.find(game, user_id, lock=True)
+            table.mark_ready(Actor(str(user_id)), True, turn=None, moment=MOMENT)
+            store.save(table, MOMENT)
+    assert world.table(game).turn != "S1901M"
+    world.deliver()
+
+
+@pytest.mark.slow
+def test_a_turn_mail_is_dated_the_turn_and_its_message_id_tells_no_time(tmp_path: Path) -> None:
+    # FRANCE by mail; in one world the five others but TURKEY by mail too, in the other on the
+    # web: how many seats play by mail (how long their mails took to build) shows in no header.
+    one, other = World.start(tmp_path / "one"), World.start(tmp_path / "other")
+    try:
+        _turn_with_web_seats(one, by_mail=("FRANCE",))
+        _turn_with_web_seats(other, by_mail=POWERS[:-1])
+        france = "france@players.test"
+        mine, theirs = one.to(france, list(one.relay.received)), other.to(france, list(other.relay.received))
+        turn_mails = [[m for m in mails if m.text.startswith("FRANCE, ")] for mails in (mine, theirs)]
+        assert [len(found) for found in turn_mails] == [1, 1]
+        dates = {str(found[0].mail["Date"]) for found in turn_mails}
+        assert dates == {format_datetime(MOMENT)}
+        for mail in [*mine, *theirs]:
+            assert re.fullmatch(r"<[0-9a-f]{32}@judge\.test>", str(mail.mail["Message-ID"]))
+        assert [_fixed(m) for m in mine] == [_fixed(m) for m in theirs]
+    finally:
+        one.stop()
+        other.stop()
+
+
+def _press_world(world: World, press: str, sender: str, claim: str | None) -> list[bytes]:
+    """A game in ``press``; ``sender`` (by mail) writes to FRANCE (claiming ``claim``), and
+    AUSTRIA on the web writes to all: FRANCE's mails."""
+    game = world.new_game("pr", press=press)
+    for power in POWERS:
+        if power != "AUSTRIA":
+            world.invite(game, power, f"{power.lower()}@players.test", secret=SECRETS[power])
+    with world.db.transaction() as session:
+        user = User(name="austria", name_key="austria", password_hash="!", is_admin=False, created_at=MOMENT)
+        session.add(user)
+        session.flush()
+        store = SqlStore(session, world.reads)
+        table = store.find(game, user.id, lock=True, invite="inv")
+        table.join(Actor(str(user.id)), "AUSTRIA", "inv")
+        store.save(table, MOMENT)
+        austria = user.id
+    world.start_game(game)
+    world.deliver()
+    head = "PRESS TO FRANCE" + (f" FROM {claim}" if claim else "")
+    world.send(world.address(game, sender), f"{head}\nmeet me in Burgundy\nENDPRESS\n", message_id="p1@players.test")
+    with world.db.transaction() as session:  # the web's send: its mails queued in its transaction
+        store = SqlStore(session, world.reads)
+        table = store.find(game, austria, lock=True)
+        table.send(Actor(str(austria)), "all", "hello all", claim)
+        store.save(table, MOMENT)
+    with world.db.reading() as session:
+        queued = [
+            bytes(row.message) for row in session.execute(select(OutboxMail)).scalars() if b"hello all" in row.message
+        ]
+    assert len(queued) == 6  # before any loop ran: one for each mail player
+    mails = [m for m in world.to("france@players.test", world.deliver()) if "A message" in m.text]
+    assert len(mails) == 2
+    return [_fixed(mail) for mail in mails]
+
+
+@pytest.mark.slow
+def test_mail_players_get_press_with_its_sender_as_the_web_shows_it(tmp_path: Path) -> None:
+    for press, claim in (("grey", None), ("black", "ITALY")):
+        one, other = World.start(tmp_path / f"{press}-1"), World.start(tmp_path / f"{press}-2")
+        try:
+            mine = _press_world(one, press, "ENGLAND", claim)
+            theirs = _press_world(other, press, "GERMANY", claim)
+            assert mine == theirs  # who really wrote shows nowhere, headers included
+            for mail in mine:
+                assert b"ENGLAND" not in mail.upper() and b"AUSTRIA" not in mail.upper()
+                assert (b"from ITALY" if claim else b"from an anonymous power") in mail
+        finally:
+            one.stop()
+            other.stop()
+    world = World.start(tmp_path / "white")
+    try:
+        mails = _press_world(world, "white", "ENGLAND", None)
+        assert b"from ENGLAND" in mails[0] and b"from AUSTRIA" in mails[1]
+    finally:
+        world.stop()

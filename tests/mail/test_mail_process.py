@@ -154,3 +154,75 @@ def test_a_kill_between_the_turn_and_its_mails_loses_none_and_sends_none_twice(t
         again.terminate()
         again.wait(timeout=30)
         relay.stop()
+
+
+OTHERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA")
+
+
+def timed_ready_that_plays_the_turn(tmp_path: Path, others_by_mail: bool) -> tuple[float, Relay]:
+    """How long TURKEY's web READY takes, the last one, which plays S1901M: the other six seats
+    played by mail (each READY by mail) or on the web."""
+    tmp_path.mkdir()
+    relay = Relay()
+    relay.start()
+    log = tmp_path / "serve.log"
+    process, url, smtp = serve(tmp_path / "data", relay.port, log)
+    try:
+        master = FogdipClient(url)
+        master.sign_up("gmaster", PASSWORD)
+        master.sign_in("gmaster", PASSWORD)
+        created = master.create_game("fog-of-war", {}, name="timed")
+        game, invite = created.id, created.invite
+        players: list[FogdipClient] = []
+        for power in OTHERS:
+            if others_by_mail:
+                master.request(
+                    "POST",
+                    f"/api/v1/games/{game}/mail-players",
+                    json={"power": power, "address": f"{power.lower()}@players.test"},
+                )
+            else:
+                player = FogdipClient(url)
+                player.sign_up(power.lower(), PASSWORD)
+                player.sign_in(power.lower(), PASSWORD)
+                player.join(game, power, invite)
+                players.append(player)
+        turkey = FogdipClient(url)
+        turkey.sign_up("turkey", PASSWORD)
+        turkey.sign_in("turkey", PASSWORD)
+        turkey.join(game, "TURKEY", invite)
+        master.start(game)
+        if others_by_mail:
+            for power in OTHERS:
+                to = f"{power.lower()}@players.test"
+                wait(lambda to=to: len(mails(relay, to)) == 1, log)
+                found = re.search(rf"\S+-{power.lower()}-[0-9a-f]{{32}}@judge\.test", mails(relay, to)[0].text)
+                assert found is not None
+                send(smtp, found.group(0), "READY\n")
+                wait(lambda to=to: len(mails(relay, to)) == 2, log)  # its answer: the READY is taken
+        else:
+            for player in players:
+                player.ready(game, turn="S1901M")
+        assert master.game(game).turn == "S1901M"
+        start = time.perf_counter()
+        turkey.ready(game, turn="S1901M")
+        took = time.perf_counter() - start
+        assert master.game(game).turn != "S1901M"
+        if others_by_mail:
+            for power in OTHERS:  # the turn's mails still come, right after
+                to = f"{power.lower()}@players.test"
+                wait(lambda to=to: len(mails(relay, to)) == 3, log)
+                assert mails(relay, to)[2].text.startswith(f"{power}, ")
+        return took, relay
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        relay.stop()
+
+
+def test_the_request_that_plays_a_turn_takes_no_longer_with_more_seats_by_mail(tmp_path: Path) -> None:
+    # The turn's mails (a map drawn for each) are built in the judge's loop after the turn's
+    # commit, never in the request: its time tells nothing of how many others play by mail.
+    by_web, _relay = timed_ready_that_plays_the_turn(tmp_path / "web", others_by_mail=False)
+    by_mail, _relay = timed_ready_that_plays_the_turn(tmp_path / "mail", others_by_mail=True)
+    assert by_mail < 2 * by_web + 0.05, (by_mail, by_web)

@@ -105,7 +105,10 @@ def test_the_game_master_invites_by_mail_and_a_web_player_switches_to_mail(
     assert told.text.count("only the game master can do that") == 2
 
 
-def test_a_turn_the_web_plays_is_mailed_in_its_own_transaction(site: tuple[FogdipClient, FogdipClient, World]) -> None:
+def test_a_turn_the_web_plays_is_mailed_by_the_loop_right_after(site: tuple[FogdipClient, FogdipClient, World]) -> None:
+    # (Once queued in the turn's own transaction: the request then took longer the more seats
+    # played by mail. Now the turn's transaction leaves the mail rows' counters behind the
+    # game's, durable with the turn, and the judge's loop queues the mails once.)
     master, web, world = site
     game = master.create_game("fog-of-war", {}, name="web turn").id
     world.invite(game, "FRANCE", "ann@players.test")
@@ -126,9 +129,13 @@ def test_a_turn_the_web_plays_is_mailed_in_its_own_transaction(site: tuple[Fogdi
     with world.db.reading() as session:
         after = session.execute(select(func.count()).select_from(OutboxMail)).scalar_one()
         mailed = session.execute(select(MailPlayer.mailed_turns)).scalar_one()
-    assert after == before + 1 and mailed == 1  # queued with the turn, before any loop ran
+        played = session.execute(select(GameRow.turns_played).where(GameRow.id == game)).scalar_one()
+    assert after == before and mailed == 0 and played == 1  # built by no request: due, durably
     (mail,) = world.deliver()
     assert mail.recipients == ("ann@players.test",) and mail.text.startswith("FRANCE, ")
+    assert world.deliver() == []  # once
+    with world.db.reading() as session:
+        assert session.execute(select(MailPlayer.mailed_turns)).scalar_one() == 1
 
 
 def test_turns_played_without_the_judge_are_mailed_once_when_it_looks(tmp_path: Path) -> None:

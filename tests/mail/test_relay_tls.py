@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
@@ -122,4 +123,43 @@ def test_mail_goes_out_over_tls_with_a_login(db: Database, certificate: tuple[Pa
         assert send_due(db, settings, last + timedelta(minutes=5)) == 1  # tried again, and sent
         assert len(handler.received) == 2
     finally:
+        relay.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_fogdip_serve_with_mail_trusts_the_relay_cafile_it_is_given(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    from test_mail_process import PASSWORD, fogdip, free_port, wait
+
+    from fogdip.client import FogdipClient
+
+    handler = _Keep()
+    relay = TlsRelay(handler, ssl_context=_context(certificate))
+    relay.start()
+    log = tmp_path / "serve.log"
+    http = free_port()
+    process = fogdip(
+        [
+            *("serve", "--data", str(tmp_path / "data"), "--port", str(http), "--mail", "--smtp-listen", "off"),
+            *("--relay", f"127.0.0.1:{relay.port}", "--relay-tls", "tls", "--relay-cafile", str(certificate[1])),
+            *("--domain", "judge.test"),
+        ],
+        log,
+    )
+    try:
+        url = f"http://127.0.0.1:{http}"
+        wait(lambda: httpx.get(f"{url}/healthz", timeout=1).status_code == 200, log)
+        master = FogdipClient(url)
+        master.sign_up("gmaster", PASSWORD)
+        master.sign_in("gmaster", PASSWORD)
+        game = master.create_game("fog-of-war", {}, name="tls").id
+        master.request(
+            "POST", f"/api/v1/games/{game}/mail-players", json={"power": "FRANCE", "address": "ann@players.test"}
+        )
+        wait(lambda: len(handler.received) == 1, log)  # the welcome, over TLS, its certificate checked
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
         relay.stop()

@@ -87,8 +87,8 @@ def serve(
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
     directory, nothing to set up; its migrations are applied at start. With ``--mail``, the
-    e-mail judge too, on the server's own database: every turn the server plays queues its
-    mails in the turn's own transaction."""
+    e-mail judge too, on the server's own database: every turn the server plays wakes the
+    judge's loop, which queues the turn's mails right after."""
     import uvicorn
 
     from fogdip.server.config import Settings
@@ -118,6 +118,7 @@ def serve(
                 imap_folder,
                 imap_done_folder,
                 imap_every,
+                relay_cafile,
             )
             judge = MailService(state.db, state.reads, chosen)
     where = (

@@ -36,6 +36,20 @@ class PressRules:
 
         def seat(self, power: str) -> Seat: ...
 
+    @property
+    def press_box(self) -> bool:
+        """Whether players write press in this game, on its pages or by mail: not in a game
+        without press, nor in gunboat (whose API still takes anonymous messages, as a client
+        may send them, but where no page and no mail offers to write one).
+
+        >>> from fogdip.game import Actor, Table
+        >>> Table.create("g", "fog-of-war", {}, master=Actor("gm"), press="gunboat").press_box
+        False
+        >>> Table.create("g", "fog-of-war", {}, master=Actor("gm"), press="grey").press_box
+        True
+        """
+        return self.settings.press not in (PressMode.NONE, PressMode.GUNBOAT)
+
     def reader(self, actor: Actor) -> Member:
         """Who may read the game's press: its members (observers, the messages to all)."""
         member = self.visible(actor)

@@ -9,6 +9,7 @@ in its order. A command the table refuses gets its refusal's words; the others s
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -170,6 +171,8 @@ def _one(
             return ["the commands:", *c.HELP.splitlines()]
         case c.Unknown(why=why):
             return f"NOT UNDERSTOOD: {why}; nothing done with this line"
+        case c.Press() if not table.press_box:
+            return f"REFUSED: this game has no press ({table.settings.press.value}): nobody writes messages in it"
         case c.Press(closed=False):
             return "NOT SENT: a message ends with a line ENDPRESS (none was found)"
         case c.Press(to=to, claim=claim, body=body):
@@ -245,11 +248,17 @@ def carry_out(
         if isinstance(step.command, (c.OrderLine, c.OrdersStart)):
             continue
         try:
-            said = _one(table, actor, row, step.command, moment, store, settings, answer)
+            # Each command in a savepoint: one that fails is answered as its own error, and
+            # what it wrote is undone; the rest of the mail stands (never a retry loop).
+            with store.session.begin_nested():
+                said = _one(table, actor, row, step.command, moment, store, settings, answer)
         except Refusal as exc:
             said = f"REFUSED: {exc}"
         except FogdipError as exc:
             said = f"NOT DONE: {exc}"
+        except Exception:
+            logging.getLogger("fogdip.mail").exception("a mail's command failed: %r", step.command)
+            said = "NOT DONE: the judge failed at this command; nothing of it was kept"
         answer.said(step.quoted, *([said] if isinstance(said, str) else said))
     if not steps:
         answer.lines.append("This mail held no commands and no orders: nothing was done. HELP lists the commands.")

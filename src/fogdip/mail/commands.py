@@ -187,6 +187,27 @@ _ORDER_WORDS = frozenset(
     | {"ADJUSTMENTS", "RETREATS", "HOLD", "NONE"}
 )
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
+#: The most hours one EXTEND gives (as a reminder is set at most two weeks ahead).
+LONGEST_EXTEND = 24 * 14
+#: The commands that take YES or NO after them, and nothing else.
+_YES_NO = frozenset({"READY", "DRAW"})
+#: What follows a province in an order written without its unit's type.
+_ORDER_VERBS = frozenset(
+    {"-", "->", "H", "HOLD", "HOLDS", "S", "SUPPORT", "SUPPORTS", "C", "CONVOY", "CONVOYS", "R", "RETREAT"}
+    | {"RETREATS", "D", "DISBAND", "DISBANDS", "B", "BUILD", "BUILDS", "M", "MOVE", "MOVES", "TO", "V", "VIA"}
+)
+
+
+def _short_order(words: list[str]) -> bool:
+    """Whether a line that starts with a word of three letters or fewer reads as an order: a
+    province and then what it does (``PAR H``, ``MAR S PAR``), never a word alone or a short
+    word of a sign-off (``Jo``, ``Ok``, ``No thanks``).
+
+    >>> _short_order(["PAR", "H"]), _short_order(["Ok"]), _short_order(["No", "thanks"])
+    (True, False, False)
+    """
+    head = words[0]
+    return len(words) > 1 and len(head) <= 3 and head.isalpha() and words[1].upper() in _ORDER_VERBS
 
 
 def _words(line: str) -> list[str]:
@@ -230,10 +251,10 @@ def _one(line: str, words: list[str], first: bool) -> Command:
     second = words[1].upper() if len(words) > 1 else None
     simple: dict[str, Command] = {
         "ORDERS": OrdersStart(),
-        "READY": Ready(second not in ("NO", "OFF", "FALSE")),
+        "READY": Ready(second != "NO"),
         "NOTREADY": Ready(False),
         "UNREADY": Ready(False),
-        "DRAW": Draw(second not in ("NO", "OFF", "FALSE")),
+        "DRAW": Draw(second != "NO"),
         "NODRAW": Draw(False),
         "STATUS": Status(),
         "HELP": Help(),
@@ -243,7 +264,7 @@ def _one(line: str, words: list[str], first: bool) -> Command:
         "RESUME": Resume(),
         "SIGNOFF": SignOff(),
     }
-    if head in simple and (len(words) == 1 or head in ("READY", "DRAW")):
+    if head in simple and (len(words) == 1 or (head in _YES_NO and len(words) == 2 and second in ("YES", "NO"))):
         return simple[head]
     if head == "HISTORY" and len(words) <= 2:
         return History(_phase(words))
@@ -257,8 +278,8 @@ def _one(line: str, words: list[str], first: bool) -> Command:
         return SignOn(words[1], words[2], words[3])
     if head == "EXTEND":
         hours = _hours(second)
-        if hours is None or hours <= 0 or len(words) != 2:
-            return Unknown("write EXTEND <hours>, e.g. EXTEND 24")
+        if hours is None or not 0 < hours <= LONGEST_EXTEND or len(words) != 2:
+            return Unknown(f"write EXTEND <hours>, at most {LONGEST_EXTEND}, e.g. EXTEND 24")
         return Extend(hours)
     if head == "SET":
         if second != "REMIND" or len(words) != 3:
@@ -269,9 +290,11 @@ def _one(line: str, words: list[str], first: bool) -> Command:
         if hours is None or not 0 < hours <= 24 * 14:
             return Unknown("write SET REMIND <hours before the deadline>, e.g. SET REMIND 6, or SET REMIND OFF")
         return SetRemind(hours)
+    if head in _YES_NO:
+        return Unknown(f"write {head} alone (or {head} YES, {head} NO); the rest of the line was not read")
     if head in simple or head in ("HISTORY", "MAP"):
         return Unknown(f"{head} takes {'one phase at most' if head in ('HISTORY', 'MAP') else 'nothing after it'}")
-    if head in _ORDER_WORDS or (len(head) <= 3 and head.isalpha()) or " - " in line:
+    if head in _ORDER_WORDS or " - " in line or _short_order(words):
         return OrderLine(line.strip())
     return Unknown(f"there is no command {words[0]!r}, and it does not read as an order: HELP lists the commands")
 

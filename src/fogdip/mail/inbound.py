@@ -3,7 +3,8 @@ judge's domain to. A mail is acknowledged (``250``) only once the judge's transa
 all it changed, its answer and its Message-ID, has committed; an error answers ``451`` (the
 sending server tries again later) and changes nothing. A mail over the size limit is refused
 (``552``) by the server before it is read. Only the judge's domain is taken (``550`` for any
-other recipient: the server relays nothing).
+other recipient: the server relays nothing). Whatever became of a mail taken (acted on, acted
+on already, named no seat), the server says the same ``250 OK``: it tells no secret's worth.
 
 >>> handler = JudgeHandler(None, "judge.example")  # type: ignore[arg-type]
 >>> handler.takes("ab-france-00@Judge.Example"), handler.takes("someone@else.example")
@@ -59,7 +60,8 @@ class JudgeHandler:
         except Exception:
             log().exception("a mail could not be acted on; its sender is asked to try again")
             return "451 4.3.0 the judge could not act on it now: try again later"
-        return "250 OK" if handled.acted else "250 OK (nothing to do)"
+        del handled  # acted on, already, or no seat's: the same answer (no oracle of secrets)
+        return "250 OK"
 
 
 class JudgeController(Controller):

@@ -12,9 +12,12 @@ at most once in :attr:`MailSettings.refusal_every` per sender (kept in the datab
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import parseaddr
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -131,11 +134,17 @@ def _refuse(session: Session, letter: Letter, settings: MailSettings, moment: da
         REFUSED.format(judge=settings.judge),
         sender=settings.judge,
         in_reply_to=letter.message_id,
+        moment=moment.replace(microsecond=0),
+        auto_submitted="auto-replied",
     )
     queue(session, mail, moment)
 
 
-def _answer_mail(table: Table, row: MailPlayer, letter: Letter, answer: Answer, settings: MailSettings) -> EmailMessage:
+def _answer_mail(
+    table: Table, row: MailPlayer, letter: Letter, answer: Answer, settings: MailSettings, moment: datetime
+) -> EmailMessage:
+    """The answer to ``letter``, dated when it arrived (``moment``, whole seconds): not when
+    its answer was built, which would tell how long the judge took over it."""
     who = "the game master" if row.power == MAIL_MASTER else row.power
     head = f"The judge's answer for {who} in {table.settings.name} ({table.id}); the next turn is {table.turn}."
     problems = [f"Note: {problem}" for problem in letter.problems]
@@ -150,6 +159,8 @@ def _answer_mail(table: Table, row: MailPlayer, letter: Letter, answer: Answer, 
         reply_to=seat_address(row, settings),
         in_reply_to=letter.message_id,
         attachments=answer.attachments,
+        moment=moment.replace(microsecond=0),
+        auto_submitted="auto-replied",
     )
 
 
@@ -167,33 +178,42 @@ class Judge:
     ) -> Handled:
         """Act on one mail: all it changes, its answer and its Message-ID committed together,
         or (an error) nothing. Acting on it again does nothing."""
-        letter = read_letter(raw, envelope_sender=envelope_sender, envelope_recipients=envelope_recipients)
+        moment = now()  # when it arrived: what its answer is dated
+        letter = _readable(raw, envelope_sender, envelope_recipients, self.settings.max_size)
         key = mail_key(letter)
         try:
-            return self._handle(letter, key)
+            return self._handle(letter, key, moment, _from_header(raw))
         except IntegrityError:
-            # The same mail, acted on meanwhile by another process (the unique Message-ID).
+            # The same mail, acted on meanwhile for its seat by another process (unique per
+            # seat and Message-ID): found acted on, it is done.
             if key is None:
                 raise
             with self.db.reading() as session:
-                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
+                steps = parse(letter.lines)
+                row = identify(session, letter, steps, self.settings)
+                seen = select(MailSeen.id).where(
+                    MailSeen.mail_player_id == (row.id if row else -1), MailSeen.message_id == key
+                )
+                if session.execute(seen).first() is not None:
                     return Handled(False)
             raise
 
-    def _handle(self, letter: Letter, key: str | None) -> Handled:
-        moment = now()
-        if letter.sender.strip().lower() == self.settings.judge.lower():
+    def _handle(self, letter: Letter, key: str | None, moment: datetime, raw_from: str) -> Handled:
+        if _own(letter, raw_from, self.settings):
             return Handled(False)  # the judge's own mail come back (a bounce, a loop): never answered
         if letter.automatic:
             return Handled(False)  # a machine's (a bounce, an out-of-office reply): nothing done, no answer
         with self.db.transaction() as session:
-            if key is not None:
-                if session.execute(select(MailSeen.id).where(MailSeen.message_id == key)).first() is not None:
-                    return Handled(False)
-                session.add(MailSeen(message_id=key, received_at=moment))
-                session.flush()
             steps = parse(letter.lines)
             row = identify(session, letter, steps, self.settings)
+            if row is not None and key is not None:
+                # Known per seat, once the seat is known: another's mail with the same
+                # Message-ID (a wrong secret, another seat's) never stands in for this one.
+                seen = select(MailSeen.id).where(MailSeen.mail_player_id == row.id, MailSeen.message_id == key)
+                if session.execute(seen).first() is not None:
+                    return Handled(False, f"{row.game_id}/{row.power}")
+                session.add(MailSeen(mail_player_id=row.id, message_id=key, received_at=moment))
+                session.flush()
             store = SqlStore(session, self.reads)
             table = None
             if row is not None:
@@ -207,8 +227,57 @@ class Judge:
                 return Handled(False)
             answer = carry_out(table, actor, row, steps, moment, store, self.settings)
             store.save(table, moment)
-            queue(session, _answer_mail(table, row, letter, answer, self.settings), moment)
+            queue(session, _answer_mail(table, row, letter, answer, self.settings, moment), moment)
             return Handled(True, f"{row.game_id}/{row.power}")
+
+
+def _readable(raw: bytes, sender: str | None, recipients: tuple[str, ...], max_size: int) -> Letter:
+    """The letter of ``raw``; a mail over ``max_size`` (as IMAP hands it, where no SMTP server
+    refused it first) or one whose structure defeats reading (MIME nested past all reason) is
+    read for its headers only, with the problem noted: it is answered once, and done with."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0][:65536] + b"\r\n\r\n"
+    if len(raw) > max_size:
+        letter = read_letter(head, envelope_sender=sender, envelope_recipients=recipients)
+        return replace(letter, problems=(f"the mail is over {max_size // (1024 * 1024)} MB: it was not read",))
+    deep = "the mail's structure could not be read (nested too deep?): it was not read"
+    try:
+        letter = read_letter(raw, envelope_sender=sender, envelope_recipients=recipients)
+    except (RecursionError, ValueError, LookupError, TypeError, AttributeError):
+        return replace(read_letter(head, envelope_sender=sender, envelope_recipients=recipients), problems=(deep,))
+    if letter.problems and not letter.recipients and not letter.lines:
+        # Unreadable as a whole: its headers still say whose it is, to answer it.
+        return replace(read_letter(head, envelope_sender=sender, envelope_recipients=recipients), problems=(deep,))
+    return letter
+
+
+def _from_header(raw: bytes) -> str:
+    """The address of a mail's ``From`` header ('' if none can be read)."""
+    try:
+        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw[:65536])
+        return parseaddr(str(headers.get("From", "")))[1]
+    except Exception:  # a header past reading: not the judge's own
+        return ""
+
+
+def _own(letter: Letter, raw_from: str, settings: MailSettings) -> bool:
+    """Whether a mail is the judge's own come back (a bounce, a loop through a player's
+    forwarding): its envelope sender the judge's, or its From or Message-ID at the judge's
+    domain (a mail the judge wrote; nobody plays from the judge's domain).
+
+    >>> settings = MailSettings(domain="judge.example")
+    >>> mine = Letter("ab12@judge.example", "ann@players.example", (), "", (), ())
+    >>> _own(mine, "ann@players.example", settings), _own(mine, "", settings)
+    (True, True)
+    >>> theirs = Letter("x1@players.example", "ann@players.example", (), "", (), ())
+    >>> _own(theirs, "judge@Judge.Example", settings), _own(theirs, "ann@players.example", settings)
+    (True, False)
+    """
+    domain = settings.domain.strip().lower()
+    if letter.sender.strip().lower() == settings.judge.lower():
+        return True
+    if raw_from.strip().lower().rpartition("@")[2] == domain:
+        return True
+    return (letter.message_id or "").strip().strip("<>").lower().rpartition("@")[2] == domain
 
 
 def _holds(table: Table, actor: Actor, row: MailPlayer) -> bool:

@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
+from email.utils import format_datetime
 
 from fogdip.engine.errors import PhaseError
 from fogdip.engine.units import Phase
@@ -76,12 +77,15 @@ def outgoing(
     in_reply_to: str | None = None,
     attachments: Sequence[tuple[str, str, bytes]] = (),
     moment: datetime | None = None,
+    auto_submitted: str = "auto-generated",
 ) -> EmailMessage:
     """One mail to one recipient (no Cc, nothing about other seats in any header):
-    ``From`` the judge's ``sender``, ``Reply-To`` the seat's own address, a fresh
-    ``Message-ID`` in the sender's domain, ``In-Reply-To`` and ``References`` where it answers
+    ``From`` the judge's ``sender``, ``Reply-To`` the seat's own address, a fresh random
+    ``Message-ID`` in the sender's domain (:func:`message_id`), ``In-Reply-To`` and ``References`` where it answers
     the mail whose Message-ID (with or without ``<>``) is ``in_reply_to``; its text in UTF-8;
     ``attachments`` as (filename, MIME type, bytes). ``moment`` dates it (default: now).
+    ``Auto-Submitted`` (RFC 3834) says a machine wrote it, so that no auto-responder answers
+    it: ``auto-generated`` (turn mails, reminders, press), ``auto-replied`` (answers).
 
     >>> mail = outgoing("anne@example.org", "Re: orders", "Filed: A PAR - BUR (ok)",
     ...                 sender="judge@judge.example", in_reply_to="abc@example.org")
@@ -101,7 +105,8 @@ def outgoing(
         message["Reply-To"] = _one_address(reply_to)
     message["Subject"] = _one_line(subject)
     message["Date"] = format_datetime((moment or datetime.now(UTC)).astimezone(UTC))
-    message["Message-ID"] = make_msgid(domain=judge.domain or "localhost")
+    message["Message-ID"] = message_id(judge.domain or "localhost")
+    message["Auto-Submitted"] = auto_submitted
     if in_reply_to:
         answered = "<" + "".join(in_reply_to.split()).strip("<>") + ">"
         message["In-Reply-To"] = answered
@@ -117,6 +122,17 @@ def outgoing(
         # two letters that say the same are the same bytes (but for Date and Message-ID).
         message.set_boundary(f"=_fogdip_{digest.hexdigest()[:40]}")
     return message
+
+
+def message_id(domain: str) -> str:
+    """A fresh Message-ID: 128 random bits at ``domain``, nothing else (no clock, no process:
+    when a mail was built, or how many were built before it, is no one's to read).
+
+    >>> import re
+    >>> bool(re.fullmatch(r"<[0-9a-f]{32}@judge\\.example>", message_id("judge.example")))
+    True
+    """
+    return f"<{secrets.token_hex(16)}@{domain}>"
 
 
 def _one_address(text: str) -> Address:
@@ -170,9 +186,17 @@ def moment_text(moment: datetime) -> str:
     return f"{when:%Y-%m-%d %H:%M} UTC ({when:%A})"
 
 
-def _next_line(next_turn: str, deadline: datetime | None) -> str:
+def _next_line(next_turn: str, deadline: datetime | None, played: bool = False) -> str:
+    """What comes next: the next turn and its deadline, or (``played``: a mail of an earlier
+    turn, built once later ones were played) that it was played already.
+
+    >>> _next_line("F1901M", None, played=True)
+    'Next: Fall 1901 movement (F1901M); it has been played already: its own mail follows.'
+    """
     if next_turn == COMPLETED:
         return "The game is over."
+    if played:
+        return f"Next: {turn_name(next_turn)}; it has been played already: its own mail follows."
     due = (
         f"your orders are due by {moment_text(deadline)}"
         if deadline is not None
@@ -196,15 +220,16 @@ def turn_letter(
     sender: str,
     reply_to: str,
     moment: datetime | None = None,
+    played: bool = False,
 ) -> EmailMessage:
     """What one mail player gets after a turn: its power's text report for the turn
     (:func:`fogdip.fog.report.observation_text` of ``turn.reports[power]``, its own orders
-    marked ``(ok)`` or ``(fails)`` in it), the next turn and its ``deadline``, and its map as
-    a PNG attachment. Built from the power's own report and the table's public facts only."""
+    marked ``(ok)`` or ``(fails)`` in it), the next turn and its ``deadline`` (``played``: the
+    next turn was played already), and its map as a PNG attachment. Built from the power's own report and the table's public facts only."""
     power = table.seat(power).power
     seen = turn.reports[power]
     name = _game_name(table)
-    parts = [observation_text(seen), _next_line(seen.next_phase, deadline)]
+    parts = [observation_text(seen), _next_line(seen.next_phase, deadline, played)]
     attachments: list[tuple[str, str, bytes]] = []
     if map_png is not None:
         filename = f"{power.lower()}-{seen.phase}.png"
@@ -225,11 +250,13 @@ def master_letter(
     sender: str,
     reply_to: str | None = None,
     moment: datetime | None = None,
+    played: bool = False,
 ) -> EmailMessage:
     """The game master's mail: the whole turn (:func:`fogdip.game.turn_text.turn_text`), the
-    next deadline, and the whole board as a PNG attachment."""
+    next deadline (``played``: the next turn was played already), and the whole board as a
+    PNG attachment."""
     name = _game_name(table)
-    parts = [turn_text(turn), _next_line(turn.position.name, deadline)]
+    parts = [turn_text(turn), _next_line(turn.position.name, deadline, played)]
     attachments: list[tuple[str, str, bytes]] = []
     if map_png is not None:
         filename = f"board-{turn.turn}.png"

@@ -127,6 +127,15 @@ def _mark(db: Database, mail: Due, moment: datetime, error: str | None, settings
             row.last_error = error[:500]
 
 
+def _give_up(db: Database, mail: Due, moment: datetime, why: str) -> None:
+    """``mail`` is never to be sent: kept as done (``sent_at``), with why it was not."""
+    with db.transaction() as session:
+        row = session.get_one(OutboxMail, mail.id)
+        if row.sent_at is None:
+            row.sent_at = moment
+            row.last_error = why
+
+
 def retry_now(db: Database, moment: datetime) -> int:
     """Every mail still waiting is due at ``moment``: a judge started again tries them all at
     once (its relay may be mended). How many were waiting."""
@@ -152,6 +161,11 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
         return 0
     try:
         for mail in mails:
+            if mail.recipient.rpartition("@")[2].strip().lower() == settings.domain.strip().lower():
+                # An address at the judge's own domain (a seat's, given as a player's): never
+                # sent, so that the judge never mails itself in a loop; done with, not retried.
+                _give_up(db, mail, moment, "not sent: an address at the judge's own domain")
+                continue
             try:
                 relay.sendmail(settings.judge, [mail.recipient], mail.message)
             except smtplib.SMTPServerDisconnected as exc:

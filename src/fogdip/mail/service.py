@@ -2,7 +2,7 @@
 mails of turns played elsewhere, the reminders due, and sends what the outbox holds. One
 object, started and stopped; ``fogdip mail`` runs it on its own, ``fogdip serve --mail`` in the
 server's process (on the server's own database object, so that every turn the server plays
-queues its mails in its own transaction).
+wakes the loop, which builds and queues its mails right after, off the turn's request).
 """
 
 from __future__ import annotations
@@ -76,6 +76,8 @@ class MailService:
         self.judge = Judge(db, reads, settings)
         self.smtp: JudgeController | None = None
         self._stop = threading.Event()
+        #: Set when a transaction of this process played a turn: the loop runs at once.
+        self._wake = threading.Event()
         self._loop: threading.Thread | None = None
         self._imap: imap.ImapPoller | None = None
 
@@ -92,7 +94,7 @@ class MailService:
         return Round(queued, reminded, sent)
 
     def start(self, *, loop: bool = True) -> None:
-        install(self.db, self.settings)
+        install(self.db, self.settings, self._wake)
         try:
             retry_now(self.db, now())
         except SQLAlchemyError:  # a database not yet brought up to date holds no mail
@@ -111,7 +113,11 @@ class MailService:
             self._loop.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.settings.send_every):
+        while True:
+            self._wake.wait(self.settings.send_every)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             try:
                 self.round()
             except Exception:  # the loop outlives a bad moment of the database or the relay
@@ -119,6 +125,7 @@ class MailService:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._imap is not None:
             self._imap.stop()
             self._imap = None

@@ -3,10 +3,13 @@ mails (each mail player its own power's report and map; the game master the whol
 reminders before a deadline.
 
 Each mail row counts the game's turns whose mails are queued (``mailed_turns``), and the
-count moves on in the transaction that queues them: where the judge runs in the process that
-plays a turn, that is the turn's own transaction (:func:`install`, before it commits); where
-another process played it (``fogdip serve`` beside ``fogdip mail``), the judge's next look
-(:func:`catch_up`). Either way every turn is mailed once, and none is lost.
+count moves on in the transaction that queues them, in the judge's loop (:func:`catch_up`),
+never in the transaction that plays the turn: a turn's request takes no longer, and holds the
+database no longer, however many seats play by mail. Where the judge runs in the process that
+plays a turn, the turn's commit wakes the loop (:func:`install`); where another process played
+it (``fogdip serve`` beside ``fogdip mail``), the loop's next look finds it. Either way every
+turn is mailed once (the counter moves in the transaction that queues its mails), and none is
+lost (a crash before the loop ran leaves the counter behind the game's).
 
 Only the power's own report and the table's public facts go into a power's mail (the
 letters are built by :mod:`fogdip.mail.letters` from them only).
@@ -15,7 +18,9 @@ letters are built by :mod:`fogdip.mail.letters` from them only).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
@@ -23,17 +28,21 @@ from typing import Any
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from fogdip.fog.knowledge import Knowledge
+from fogdip.fog.observation import Observation
 from fogdip.game import Table
+from fogdip.game.service import Game
 from fogdip.game.settings import Status
 from fogdip.mail.commands import HELP
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import master_letter, outgoing, reminder_letter, turn_letter
 from fogdip.mail.outbox import queue
-from fogdip.maps import master_scene_of, power_scene_of, render_svg
+from fogdip.mail.press import queue_press
+from fogdip.maps import master_scene_of, render_svg
 from fogdip.maps.png import PngUnavailable, svg_to_png
-from fogdip.maps.scene import Scene
+from fogdip.maps.scene import Scene, power_scene
 from fogdip.server.db import Database
-from fogdip.server.models import MAIL_MASTER, GameRow, MailPlayer, Seat
+from fogdip.server.models import MAIL_MASTER, Delivery, GameRow, MailPlayer, Seat, TurnRow
 from fogdip.server.store import GAMES_CHANGED, ReadCache, SqlStore, now
 
 
@@ -50,6 +59,16 @@ def png(scene: Scene, settings: MailSettings) -> bytes | None:
         return svg_to_png(render_svg(scene))
     except PngUnavailable:
         return None
+
+
+def power_scene_after(game: Game, power: str, report: Observation) -> Scene:
+    """``power``'s map after the turn it was told of in ``report``, from its reports up to
+    that one only: the same whenever it is drawn (even once the game is over and, in a variant
+    that reveals everything at the end, its latest map would show everyone's)."""
+    reports = game.view(game.power_named(power)).reports
+    index = next(i for i, seen in enumerate(reports) if seen is report or seen == report)
+    knowledge = Knowledge.rebuild(power, reports[: index + 1])
+    return power_scene(game.position.state.board, reports[index], knowledge)
 
 
 def seat_address(row: MailPlayer, settings: MailSettings) -> str:
@@ -122,40 +141,56 @@ def ending_letter(table: Table, row: MailPlayer, settings: MailSettings) -> Emai
     return outgoing(row.address, subject, body, sender=settings.judge, reply_to=seat_address(row, settings))
 
 
-def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
-    """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed),
-    and count it as queued, in this transaction. How many mails were queued."""
-    # Locked: a turn's transaction and the catch-up of another process never both queue a turn
-    # (the one that waits reads what the other moved on). Neither waits for the game's row here.
+@dataclass(frozen=True)
+class _Due:
+    """What is due to one mail row, built from what was read: the row's counters as read
+    (queued only if they are still so), the mails, and the counters once they are queued."""
+
+    row_id: int
+    read: tuple[bool, int, bool]
+    mails: tuple[EmailMessage, ...]
+    after: tuple[bool, int, bool]
+
+
+def _turn_moments(session: Session, game_id: str, first: int) -> dict[int, datetime]:
+    """When each turn of ``game_id`` from ``first`` on was played, in whole seconds."""
+    rows = session.execute(
+        select(TurnRow.seq, TurnRow.created_at).where(TurnRow.game_id == game_id, TurnRow.seq >= first)
+    ).all()
+    return {int(seq): created.replace(microsecond=0) for seq, created in rows}
+
+
+def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str) -> list[_Due]:
+    """The mails due to the mail players of ``game_id`` (welcomes, turns not yet mailed, the
+    end), built from what ``session`` reads: nothing is written."""
     rows = list(
-        session.execute(
-            select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id).with_for_update()
-        ).scalars()
+        session.execute(select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id)).scalars()
     )
     game = session.get(GameRow, game_id)
     if not rows or game is None:
-        return 0
+        return []
     over = game.status == Status.FINISHED.value
     waiting = [
         row for row in rows if not row.welcomed or row.mailed_turns < game.turns_played or (over and not row.ended)
     ]
     if not waiting:
-        return 0
+        return []
     table = SqlStore(session, reads).table_of(game)
     history = table.game.record.history
-    dated = moment.replace(microsecond=0)  # the turn's moment: not how long its mails took to build
-    count = 0
+    played = _turn_moments(session, game_id, min(row.mailed_turns for row in waiting) + 1)
+    plans = []
     for row in waiting:
+        mails: list[EmailMessage] = []
         if not row.welcomed:
-            queue(session, welcome_letter(table, row, settings), moment)
-            row.welcomed = True
-            count += 1
+            mails.append(welcome_letter(table, row, settings))
         for seq in range(row.mailed_turns + 1, game.turns_played + 1):
             turn = history[seq - 1]
+            # Each turn's mail says the same whenever it is built: the map after that turn;
+            # the deadline if its next turn is still to play, else that it was played.
             last = seq == game.turns_played
             deadline = table.clock.deadline if last else None
             if row.power == MAIL_MASTER:
-                picture = png(master_scene_of(table.game, turn.turn), settings) if last else None
+                picture = png(master_scene_of(table.game, turn.turn), settings)
                 mail = master_letter(
                     table,
                     turn,
@@ -164,10 +199,11 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
                     to=row.address,
                     sender=settings.judge,
                     reply_to=seat_address(row, settings),
-                    moment=dated,
+                    moment=played.get(seq),
+                    played=not last,
                 )
             elif row.power in turn.reports:
-                picture = png(power_scene_of(table.game, row.power), settings) if last else None
+                picture = png(power_scene_after(table.game, row.power, turn.reports[row.power]), settings)
                 mail = turn_letter(
                     table,
                     row.power,
@@ -177,50 +213,112 @@ def queue_game(session: Session, reads: ReadCache, settings: MailSettings, game_
                     to=row.address,
                     sender=settings.judge,
                     reply_to=seat_address(row, settings),
-                    moment=dated,
+                    moment=played.get(seq),
+                    played=not last,
                 )
             else:
                 continue
-            queue(session, mail, moment)
-            count += 1
-        row.mailed_turns = game.turns_played
+            mails.append(mail)
         if over and not row.ended:
-            queue(session, ending_letter(table, row, settings), moment)
-            row.ended = True
-            count += 1
+            mails.append(ending_letter(table, row, settings))
+        plans.append(
+            _Due(
+                row.id,
+                (row.welcomed, row.mailed_turns, row.ended),
+                tuple(mails),
+                (True, game.turns_played, row.ended or over),
+            )
+        )
+    return plans
+
+
+def queue_game(db: Database, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
+    """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed,
+    the end): the mails built (their maps drawn) from a read of the game, outside any write
+    transaction; then queued, and counted as queued, in one short transaction, for each row
+    whose counters are still as read (a row another process moved on meanwhile is left: its
+    mails were queued there). How many mails were queued."""
+    with db.reading() as session:
+        plans = _plan_game(session, reads, settings, game_id)
+    if not plans:
+        return 0
+    count = 0
+    with db.transaction() as session:
+        # Locked (PostgreSQL; SQLite has one writer): two judges never both queue a row's mails.
+        rows = {
+            row.id: row
+            for row in session.execute(
+                select(MailPlayer).where(MailPlayer.id.in_([plan.row_id for plan in plans])).with_for_update()
+            ).scalars()
+        }
+        for plan in plans:
+            row = rows.get(plan.row_id)
+            if row is None or (row.welcomed, row.mailed_turns, row.ended) != plan.read:
+                continue
+            for mail in plan.mails:
+                queue(session, mail, moment)
+                count += 1
+            row.welcomed, row.mailed_turns, row.ended = plan.after
     return count
 
 
-def queue_games(session: Session, reads: ReadCache, settings: MailSettings, games: Iterable[str]) -> None:
-    """:func:`queue_game` for each game, each in a savepoint: a mail that cannot be made is
-    logged and left for :func:`catch_up`, never the cause of a turn's loss."""
-    moment = now()
-    for game_id in sorted(games):
-        try:
-            with session.begin_nested():
-                queue_game(session, reads, settings, game_id, moment)
-        except Exception:
-            log().exception("the mails of game %s could not be queued with its turn; they are tried again", game_id)
+def queue_welcomes(
+    session: Session, reads: ReadCache, settings: MailSettings, games: set[str], moment: datetime
+) -> int:
+    """Queue, in this transaction, the welcome of each mail player of ``games`` not yet
+    welcomed (a text, no map: as cheap as the seating itself). How many were queued."""
+    rows = list(
+        session.execute(
+            select(MailPlayer)
+            .where(MailPlayer.game_id.in_(sorted(games)), MailPlayer.welcomed.is_(False))
+            .order_by(MailPlayer.id)
+        ).scalars()
+    )
+    tables: dict[str, Table] = {}
+    for row in rows:
+        if row.game_id not in tables:
+            game = session.get_one(GameRow, row.game_id)
+            tables[row.game_id] = SqlStore(session, reads).table_of(game)
+        queue(session, welcome_letter(tables[row.game_id], row, settings), moment)
+        row.welcomed = True
+    return len(rows)
 
 
-def install(db: Database, settings: MailSettings) -> None:
-    """Queue each game's mails in the transaction that played its turn (or seated a mail
-    player), in every transaction of ``db`` in this process. The game is read in the
-    transaction, before it commits: through a cache of its own, never the process's (which
-    keeps only what is committed)."""
+def install(db: Database, settings: MailSettings, wake: threading.Event) -> None:
+    """In every transaction of ``db`` in this process that changed a game for its mail
+    players: a mail player just seated is welcomed in the same transaction (a text: cheap),
+    and once it commits the judge's loop is woken (``wake``), which builds and queues the
+    turn's mails (a map drawn for each) at once, off the request. The turn's transaction
+    builds none: the mail rows' counters (``mailed_turns``, ``ended``), behind the game's, are
+    what is due, durable with the turn, so that a crash before the loop ran loses nothing.
+    The game is read in the transaction through a cache of its own, never the process's
+    (which keeps only what is committed)."""
 
     def before_commit(session: Session) -> None:
-        games = session.info.pop(GAMES_CHANGED, None)
+        games = session.info.pop(GAMES_CHANGED, None)  # (the savepoint's commit comes here too)
         if games:
             session.flush()
-            queue_games(session, ReadCache(size=4), settings, games)
+            try:
+                with session.begin_nested():
+                    moment = now()
+                    queue_welcomes(session, ReadCache(size=4), settings, set(games), moment)
+                    for game_id in sorted(games):
+                        queue_press(session, settings, game_id, moment)
+            except Exception:
+                log().exception("the welcomes and press of games %s could not be queued; tried again", sorted(games))
+            session.info[GAMES_CHANGED] = games  # for :func:`committed`
+
+    def committed(session: Session) -> None:
+        if session.info.pop(GAMES_CHANGED, None):
+            wake.set()
 
     event.listen(db.sessions, "before_commit", before_commit)
+    db.on_commit(committed)
 
 
 def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
-    """Queue the mails of every game whose turns were played (or mail players seated) where
-    the judge was not running: each game in a transaction of its own. How many were queued."""
+    """Queue the mails of every game whose turns were played (or mail players seated, or that
+    ended) and are not yet mailed: each game in a transaction of its own. How many were queued."""
     with db.reading() as session:
         games = sorted(
             set(
@@ -235,12 +333,27 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
                 ).scalars()
             )
         )
+        pressed = sorted(
+            set(
+                session.execute(
+                    select(MailPlayer.game_id)
+                    .join(Delivery, (Delivery.game_id == MailPlayer.game_id) & (Delivery.reader == MailPlayer.power))
+                    .where(MailPlayer.power != MAIL_MASTER, Delivery.message_id > MailPlayer.mailed_press)
+                ).scalars()
+            )
+        )
     count = 0
+    for game_id in pressed:
+        try:
+            with db.transaction() as session:
+                count += queue_press(session, settings, game_id, now())
+        except Exception:
+            log().exception("the press of game %s could not be queued; it is tried again", game_id)
     for game_id in games:
-        with db.transaction() as session:
-            session.info.pop(GAMES_CHANGED, None)
-            count += queue_game(session, reads, settings, game_id, now())
-            session.info.pop(GAMES_CHANGED, None)
+        try:
+            count += queue_game(db, reads, settings, game_id, now())
+        except Exception:
+            log().exception("the mails of game %s could not be queued; they are tried again", game_id)
     return count
 
 
@@ -293,4 +406,4 @@ def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datet
     return count
 
 
-__all__ = ["catch_up", "install", "png", "queue_game", "queue_games", "remind", "rules_summary", "welcome_letter"]
+__all__ = ["catch_up", "install", "png", "queue_game", "queue_welcomes", "remind", "rules_summary", "welcome_letter"]

@@ -18,14 +18,14 @@ import secrets
 from datetime import datetime
 
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fogdip.game import Actor, Refusal, Table
 from fogdip.game.settings import Role
 from fogdip.server.auth import Server, SignedIn
 from fogdip.server.errors import ERROR_RESPONSES
-from fogdip.server.models import MAIL_MASTER, GameRow, MailPlayer, User
+from fogdip.server.models import MAIL_MASTER, Delivery, GameRow, MailPlayer, User
 from fogdip.server.routing import Router
 from fogdip.server.security import mail_secret
 from fogdip.server.store import changed_game, now
@@ -80,6 +80,13 @@ def seat_by_mail(
     row.address = address
     row.secret = mail_secret()
     row.mailed_turns = played
+    # The press already in its list is not mailed (the welcome says where the game stands).
+    row.mailed_press = int(
+        session.execute(
+            select(func.max(Delivery.message_id)).where(Delivery.game_id == table.id, Delivery.reader == power)
+        ).scalar_one_or_none()
+        or 0
+    )
     row.welcomed = False
     row.ended = False
     row.reminded_turn = None

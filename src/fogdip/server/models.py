@@ -300,17 +300,22 @@ class MailPlayer(Base):
     welcomed: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The mail that the game is over is queued.
     ended: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The last message of its power's list that is mailed to it (``messages.id``; 0: none).
+    mailed_press: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 class MailSeen(Base):
-    """A mail the judge has acted on, by its Message-ID: the same mail delivered twice acts
-    once."""
+    """A mail the judge has acted on for a seat, by its Message-ID: the same mail delivered
+    twice acts once. Kept per seat, and only once the seat's secret named it: a mail that
+    names no seat (or another's) never keeps a seat's own mail from being acted on."""
 
     __tablename__ = "mail_seen"
+    __table_args__ = (UniqueConstraint("mail_player_id", "message_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    mail_player_id: Mapped[int] = mapped_column(ForeignKey("mail_players.id", ondelete="CASCADE"))
+    message_id: Mapped[str] = mapped_column(String(255))
     received_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

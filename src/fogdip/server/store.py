@@ -621,6 +621,7 @@ class SqlStore:
         else:
             readers = sorted({message.sender, *message.recipients})
         self.session.add_all(Delivery(game_id=row.id, reader=reader, message_id=kept.id) for reader in readers)
+        changed_game(self.session, row.id)  # (a mail player it reaches is mailed it)
 
     def _swap_press(self, game_id: str, first: str, second: str) -> None:
         """Before the start, two seats changed hands: their press goes with their players (each

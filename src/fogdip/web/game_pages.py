@@ -78,7 +78,9 @@ def _shown(request: Request, state: ServerState, game_id: str, phase: str | None
             my_mail = own_mail(store.session, table, who)
     except Refusal:
         return not_found(request, state, caller)
-    return pages_of(request).render(template, context(request, state, caller, page=page, my_mail=my_mail, **board))
+    return pages_of(request).render(
+        template, context(request, state, caller, page=page, my_mail=my_mail, press_box=table.press_box, **board)
+    )
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -158,7 +160,7 @@ def _orders_data(table: Table, power: str) -> dict[str, Any]:
 
 
 def _press(store: SqlStore, table: Table, member: Member) -> tuple[list[Any], int]:
-    if table.settings.press.value in ("none", "gunboat") or member.power is None:
+    if not table.press_box or member.power is None:
         return [], 0
     listed = [
         shown(message, index, member, table.settings.press)

@@ -36,9 +36,6 @@ router = Router(include_in_schema=False)
 #: The longest message, as the API takes it (:class:`fogdip.codec.api.MessageIn`).
 MESSAGE_LIMIT = 4000
 
-#: The press modes with no press box at all.
-SILENT = (PressMode.NONE, PressMode.GUNBOAT)
-
 
 @dataclass(frozen=True)
 class Line:
@@ -118,7 +115,7 @@ def thread_key(item: Shown, power: str | None) -> tuple[str, str]:
 def press_view(store: SqlStore, table: Table, member: Member) -> PressView | None:
     """The member's press (``None``: the game has no press box, or the member reads none)."""
     mode = table.settings.press
-    if mode in SILENT or member.role is Role.NONE:
+    if not table.press_box or member.role is Role.NONE:
         return None
     raw: list[Message] = store.messages(table, member)
     listed = [shown(message, index, member, mode) for index, message in enumerate(raw, 1)]

@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("mailed_turns", sa.Integer, nullable=False),
         sa.Column("welcomed", sa.Boolean, nullable=False),
         sa.Column("ended", sa.Boolean, nullable=False),
+        sa.Column("mailed_press", sa.Integer, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("game_id", "power"),
     )
@@ -41,8 +42,10 @@ def upgrade() -> None:
     op.create_table(
         "mail_seen",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("message_id", sa.String(255), nullable=False, unique=True),
+        sa.Column("mail_player_id", sa.Integer, sa.ForeignKey("mail_players.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("message_id", sa.String(255), nullable=False),
         sa.Column("received_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("mail_player_id", "message_id"),
     )
     op.create_table(
         "mail_refusals",
