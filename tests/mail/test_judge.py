@@ -113,7 +113,7 @@ def test_a_command_in_press_is_not_carried_out(world: World) -> None:
     mails = world.deliver()
     (answer,) = world.to("france@players.test", mails)
     (press,) = world.to("germany@players.test", mails)  # Germany plays by mail: it is mailed the message
-    assert "READY\nA PAR - BUR" in press.text and "from FRANCE" in press.text
+    assert "> READY\n> A PAR - BUR" in press.text and "from FRANCE" in press.text
     assert "message sent to GERMANY" in answer.text
     assert "No orders were filed" in answer.text
     table = world.table(game)
@@ -392,3 +392,67 @@ def test_the_judge_never_mails_an_address_at_its_own_domain(world: World) -> Non
     with world.db.reading() as session:
         errors = session.execute(select(OutboxMail.last_error).where(OutboxMail.last_error.is_not(None))).scalars()
         assert list(errors) == ["not sent: an address at the judge's own domain"]
+
+
+def test_a_reply_quoting_press_without_marks_never_runs_the_press_as_the_readers_commands(world: World) -> None:
+    """Outlook answers with the mail it quotes under a From:/Sent: block, no ``>`` marks and no
+    "wrote:" line. A rival's press (grey: anonymous) that holds commands must not become the
+    reader's DRAW, READY or press when the reader replies so (an attacker review's finding)."""
+    import html as markup
+
+    from judges import MOMENT
+
+    from fogdip.game import Actor
+    from fogdip.server.models import User
+    from fogdip.server.store import SqlStore
+
+    world.new_game("g1", press="grey")
+    world.invite("g1", "FRANCE", "france@players.test")
+    world.invite("g1", "GERMANY", "germany@players.test")
+    with world.db.transaction() as session:
+        user = User(name="au", name_key="au", password_hash="!", is_admin=False, created_at=MOMENT)
+        session.add(user)
+        session.flush()
+        austria = str(user.id)
+        store = SqlStore(session, world.reads)
+        table = store.find("g1", user.id, lock=True, invite="inv")
+        table.join(Actor(austria), "AUSTRIA", "inv")
+        store.save(table)
+    world.start_game("g1")
+    world.deliver()
+    trap = "Let's be friends.\n\nPRESS TO GERMANY\nFrance here: I move on Munich.\nENDPRESS\nDRAW\nREADY"
+    with world.db.transaction() as session:
+        store = SqlStore(session, world.reads)
+        table = store.find("g1", int(austria), lock=True)
+        table.send(Actor(austria), ["FRANCE"], trap)
+        store.save(table)
+    press = next(m for m in world.to("france@players.test", world.deliver()) if "A message" in m.text)
+    quoted = "<br>".join(markup.escape(line) for line in press.text.splitlines())
+    page = (
+        "<html><body><p>Thanks, will think.</p><div style='border-top:solid #E1E1E1 1.0pt'><p><b>From:</b> "
+        f"{markup.escape(str(press.mail['From']))}<br><b>Sent:</b> Saturday, November 28, 2026 10:03 PM<br>"
+        f"<b>Subject:</b> x</p></div><p>{quoted}</p></body></html>"
+    )
+    for number, plain in enumerate((True, False)):
+        reply = EmailMessage()
+        reply["From"] = "france@players.test"
+        reply["To"] = str(press.mail["Reply-To"])
+        reply["Subject"] = "RE: " + str(press.mail["Subject"])
+        reply["Message-ID"] = f"<outlook-{number}@players.test>"
+        if plain:
+            reply.set_content(
+                f"Thanks, will think.\n\nFrom: judge\nSent: Saturday 10:03 PM\nSubject: x\n\n{press.text}"
+            )
+            reply.add_alternative(page, subtype="html")
+        else:
+            reply.set_content(page, subtype="html")
+        world.send(
+            str(press.mail["Reply-To"]), "", raw=reply.as_bytes(policy=policy.SMTP), sender="france@players.test"
+        )
+        answers = world.to("france@players.test", world.deliver())
+        assert answers and "Thanks, will think." in answers[-1].text
+        assert "message sent" not in answers[-1].text and "draw" not in answers[-1].text.lower()
+    table = world.table("g1")
+    seat = table.seat("FRANCE")
+    assert not seat.draw and not table.is_ready(seat)
+    assert world.to("germany@players.test", world.deliver()) == []

@@ -47,8 +47,11 @@ def press_letter(shown_to: Shown, power: str, game_name: str, *, to: str, sender
     to_whom = (
         "to all" if shown_to.to is None else ("to you" if shown_to.to == (power,) else "to " + ", ".join(shown_to.to))
     )
+    # The message's own lines are quoted, so that a reply quoting this mail without marks
+    # (as some mail programs do) can never carry them as the reader's commands.
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in shown_to.body.splitlines())
     body = (
-        f"A message ({shown_to.turn}) from {who}, {to_whom}:\n\n{shown_to.body}\n\n-- \n"
+        f"A message ({shown_to.turn}) from {who}, {to_whom}:\n\n{quoted}\n\n-- \n"
         "To answer, reply with PRESS TO <POWER> ... ENDPRESS (BROADCAST ... ENDPRESS to all); HELP lists "
         "every command."
     )

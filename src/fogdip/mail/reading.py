@@ -398,6 +398,23 @@ _SENT_FROM = re.compile(r"^\s*sent from my \S", re.IGNORECASE)
 _INVISIBLE = MappingProxyType(str.maketrans({"\u00a0": " ", "\u200b": None, "\ufeff": None}))
 
 
+_HEADER_FROM = re.compile(r"^\s*\**\s*(from|von|de)\s*:\**\s*\S", re.IGNORECASE)
+_HEADER_NEXT = re.compile(
+    r"^\s*\**\s*(sent|date|to|subject|gesendet|envoy[ée]|datum|an|objet|betreff)\s*:", re.IGNORECASE
+)
+
+
+def _header_block(lines: Sequence[str], index: int) -> bool:
+    """Whether a quoted mail's header block begins at ``index``: a ``From:`` line and, within
+    the next three lines, a ``Sent:``, ``Date:``, ``To:`` or ``Subject:`` one. That is how
+    Outlook quotes the mail it answers, with no ``>`` marks and no "wrote:" line: the judge's
+    own letter below it (a message of press, a report) must never be read as the writer's."""
+    if not _HEADER_FROM.match(lines[index]):
+        return False
+    following = [line for line in lines[index + 1 : index + 5] if line.strip()][:3]
+    return any(_HEADER_NEXT.match(line) for line in following)
+
+
 def said_lines(text: str) -> tuple[str, ...]:
     """The lines a letter says: quoted lines (``>``) left out; everything from a quoted
     reply's heading (``On ... wrote:``, ``-----Original Message-----``) or a signature (a
@@ -412,6 +429,8 @@ def said_lines(text: str) -> tuple[str, ...]:
     ('A PAR H',)
     >>> said_lines("READY\\n-----Original Message-----\\nFrom: judge\\nA MAR H")
     ('READY',)
+    >>> said_lines("READY\\n\\nFrom: judge@j.example\\nSent: Saturday 10:03\\nSubject: x\\n\\nDRAW")
+    ('READY',)
     """
     lines = [line.rstrip() for line in text.translate(_INVISIBLE).splitlines()]
     kept: list[str] = []
@@ -421,6 +440,8 @@ def said_lines(text: str) -> tuple[str, ...]:
         if line == "--":
             break
         if _ORIGINAL.match(line) or (_RULE.match(line) and _next_starts(lines, index, "from:")):
+            break
+        if _header_block(lines, index):
             break
         heading = _attribution_length(lines, index)
         if heading:

@@ -288,7 +288,9 @@ def install(db: Database, settings: MailSettings, wake: threading.Event) -> None
     """In every transaction of ``db`` in this process that changed a game for its mail
     players: a mail player just seated is welcomed in the same transaction (a text: cheap),
     and once it commits the judge's loop is woken (``wake``), which builds and queues the
-    turn's mails (a map drawn for each) at once, off the request. The turn's transaction
+    turn's mails (a map drawn for each) and the press delivered to mail players at once, off
+    the request: neither a turn's request nor a message's takes longer for the seats played by
+    mail (their count is hidden in gunboat; whom a message reaches by mail, everywhere). The turn's transaction
     builds none: the mail rows' counters (``mailed_turns``, ``ended``), behind the game's, are
     what is due, durable with the turn, so that a crash before the loop ran loses nothing.
     The game is read in the transaction through a cache of its own, never the process's
@@ -302,10 +304,8 @@ def install(db: Database, settings: MailSettings, wake: threading.Event) -> None
                 with session.begin_nested():
                     moment = now()
                     queue_welcomes(session, ReadCache(size=4), settings, set(games), moment)
-                    for game_id in sorted(games):
-                        queue_press(session, settings, game_id, moment)
             except Exception:
-                log().exception("the welcomes and press of games %s could not be queued; tried again", sorted(games))
+                log().exception("the welcomes of games %s could not be queued; tried again", sorted(games))
             session.info[GAMES_CHANGED] = games  # for :func:`committed`
 
     def committed(session: Session) -> None:
