@@ -252,10 +252,14 @@ def test_a_newcomer_plays_two_years_by_clicking_on_the_map(page: Page, server: S
         assert len(seen) < 14, seen
     phases = [given["phase"] for given in seen]
     assert phases.count("M") == 4 and phases.count("A") == 2, phases
-    # The centres taken were built on, by clicks.
-    assert any(given["adjust"] and given["adjust"]["due"] > 0 for given in seen), seen
     # What was clicked was played: the report lists the orders of the last movement.
     expect(page.locator("pre.report")).to_contain_text("1902")
+    # The centres taken are built on, by clicks. The bots (the fog-aware heuristic, drawing on
+    # the OS's randomness) contest the neutral centres, so the newcomer's simple strategy may
+    # take its first only later: it plays on, up to 1905, until it has built.
+    while not any(given["adjust"] and given["adjust"]["due"] > 0 for given in seen):
+        assert page.locator("#board").get_attribute("data-turn") != "S1906M", seen
+        seen.append(play_a_turn_by_clicking(page, rng, homes))
 
 
 def test_a_newcomer_plays_two_years_by_tapping_on_a_phone(browser: Browser, server: ServerProcess) -> None:
