@@ -156,11 +156,13 @@ def test_the_game_master_s_view_does_not_read_every_turn(server: ServerProcess) 
             time.sleep(0.1)
         time.sleep(0.5)
         times = []
-        for _ in range(7):
+        for _ in range(15):
             start = time.perf_counter()
             assert as_master.get(f"/api/v1/games/{game.id}/view").status_code == 200
             times.append(time.perf_counter() - start)
-        return statistics.median(times)
+        # The quickest: the view's own cost. On a loaded 2-core machine (the suite's other
+        # worker, the bot's process) a median of milliseconds still takes in others' work.
+        return min(times)
 
     timed = {}
     for target in (10, 60):
