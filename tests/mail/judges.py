@@ -99,14 +99,17 @@ class World:
 
     @classmethod
     def start(cls, folder: Path, database: str | None = None, **settings: Any) -> World:
-        """A judge on a fresh SQLite database in ``folder`` (or on ``database``, a URL)."""
+        """A judge on a fresh SQLite database in ``folder`` (or on ``database``, a URL); its
+        mails held for no time (``hold=...``: as given)."""
         relay = Relay()
         relay.start()
         db = Database(database or f"sqlite:///{folder / 'judge.sqlite3'}")
         db.upgrade()
         reads = ReadCache()
         db.on_commit(reads.committed)
-        chosen = MailSettings(domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port))
+        chosen = MailSettings(
+            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0
+        )
         chosen = chosen.with_overrides(**settings)
         service = MailService(db, reads, chosen)
         service.start(loop=False)

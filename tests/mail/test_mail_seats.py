@@ -45,7 +45,9 @@ def site(tmp_path: Path) -> Iterator[tuple[FogdipClient, FogdipClient, World]]:
         state = app.state.fogdip
         relay = Relay()
         relay.start()
-        settings = MailSettings(domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port))
+        settings = MailSettings(
+            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0
+        )
         service = MailService(state.db, state.reads, settings)
         service.start(loop=False)
         world = World(state.db, state.reads, settings, service, relay, master=1)

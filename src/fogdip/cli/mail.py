@@ -21,6 +21,7 @@ from fogdip.cli.mail_options import (
     ImapPort,
     ImapTls,
     ImapUser,
+    MailHold,
     Relay,
     RelayCafile,
     RelayPassword,
@@ -49,6 +50,7 @@ def mail(
     imap_folder: ImapFolder = None,
     imap_done_folder: ImapDoneFolder = None,
     imap_every: ImapEvery = None,
+    mail_hold: MailHold = None,
 ) -> None:
     """Run the e-mail judge on the server's database: its SMTP server takes mail in, and every
     mail out (answers, turns, reminders) is sent through the relay. Runs until Ctrl+C."""
@@ -76,6 +78,7 @@ def mail(
             imap_done_folder,
             imap_every,
             relay_cafile,
+            mail_hold,
         )
         db = Database(settings.database_url)
         for reason in db.upgrade():

@@ -79,6 +79,15 @@ ImapDoneFolder = Annotated[
 ImapEvery = Annotated[
     float | None, typer.Option("--imap-every", help="Seconds between polls (default 60; FOGDIP_IMAP_EVERY).")
 ]
+MailHold = Annotated[
+    float | None,
+    typer.Option(
+        "--mail-hold",
+        help="Seconds each turn's, end's, press and reminder mails are held after their event, so that all "
+        "go out together and their timing tells no player how many play by mail (default 30; 0: none; "
+        "FOGDIP_MAIL_HOLD).",
+    ),
+]
 
 
 def mail_settings(
@@ -96,6 +105,7 @@ def mail_settings(
     imap_done_folder: str | None = None,
     imap_every: float | None = None,
     relay_cafile: str | None = None,
+    mail_hold: float | None = None,
 ) -> MailSettings:
     """The judge's settings: flags over ``FOGDIP_*`` variables over defaults."""
     from fogdip.mail.config import MailSettings
@@ -109,6 +119,7 @@ def mail_settings(
         imap_done_folder=imap_done_folder,
         imap_every=imap_every,
         relay_cafile=relay_cafile,
+        hold=mail_hold,
         smtp_listen=smtp_listen,
         domain=domain,
         relay=relay,
@@ -127,6 +138,7 @@ __all__ = [
     "ImapPort",
     "ImapTls",
     "ImapUser",
+    "MailHold",
     "Relay",
     "RelayCafile",
     "RelayPassword",

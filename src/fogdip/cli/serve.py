@@ -19,6 +19,7 @@ from fogdip.cli.mail_options import (
     ImapPort,
     ImapTls,
     ImapUser,
+    MailHold,
     Relay,
     RelayCafile,
     RelayPassword,
@@ -84,6 +85,7 @@ def serve(
     imap_folder: ImapFolder = None,
     imap_done_folder: ImapDoneFolder = None,
     imap_every: ImapEvery = None,
+    mail_hold: MailHold = None,
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
     directory, nothing to set up; its migrations are applied at start. With ``--mail``, the
@@ -119,6 +121,7 @@ def serve(
                 imap_done_folder,
                 imap_every,
                 relay_cafile,
+                mail_hold,
             )
             judge = MailService(state.db, state.reads, chosen)
     where = (

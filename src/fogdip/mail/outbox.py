@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import smtplib
 import ssl
 from dataclasses import dataclass
@@ -56,8 +57,11 @@ def canonical(mail: EmailMessage) -> EmailMessage:
     return mail
 
 
-def queue(session: Session, mail: EmailMessage, moment: datetime) -> OutboxMail:
-    """Queue ``mail`` (one recipient, its ``To``) in this transaction."""
+def queue(session: Session, mail: EmailMessage, moment: datetime, not_before: datetime | None = None) -> OutboxMail:
+    """Queue ``mail`` (one recipient, its ``To``) in this transaction, to be sent from
+    ``not_before`` on (default: ``moment``, at once). A mail that follows from an event
+    shared by several seats is held to the event's moment plus :attr:`MailSettings.hold`:
+    every mail of the event is due at the same moment, however long building each took."""
     recipient = parseaddr(str(mail["To"]))[1]
     if not recipient:
         raise ValueError("a queued mail names its one recipient in To")
@@ -69,7 +73,7 @@ def queue(session: Session, mail: EmailMessage, moment: datetime) -> OutboxMail:
         message_id=identifier,
         message=canonical(mail).as_bytes(policy=policy.SMTP),
         attempts=0,
-        next_attempt_at=moment,
+        next_attempt_at=moment if not_before is None else not_before,
         sent_at=None,
         last_error=None,
         created_at=moment,
@@ -87,15 +91,49 @@ class Due:
 
 
 def due(db: Database, moment: datetime, limit: int = 50) -> list[Due]:
-    """The mails to send now, oldest first."""
+    """The mails to send now (at most ``limit``), in random order (the OS's randomness): the
+    order they go out in says nothing of the order they were queued in, which follows the
+    seats' ids (which seats play by mail, and how many). One recipient's own mails keep
+    their order among themselves (an answer before the turn it played, each turn before the
+    next): that order tells it only of its own mails (:func:`shuffled`).
+    """
+    chance = random.SystemRandom()
     with db.reading() as session:
-        rows = session.execute(
-            select(OutboxMail.id, OutboxMail.recipient, OutboxMail.message, OutboxMail.attempts)
-            .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
-            .order_by(OutboxMail.id)
-            .limit(limit)
-        ).all()
-    return [Due(int(i), str(r), bytes(m), int(a)) for i, r, m, a in rows]
+        ready = [
+            Due(int(ident), str(recipient), b"", 0)
+            for ident, recipient in session.execute(
+                select(OutboxMail.id, OutboxMail.recipient)
+                .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
+                .order_by(OutboxMail.id)
+            ).all()
+        ]
+        # The first ``limit`` of a random interleaving: each recipient's first mails, in order.
+        chosen = [mail.id for mail in shuffled(ready, chance)[:limit]]
+        rows = {
+            int(i): Due(int(i), str(r), bytes(m), int(a))
+            for i, r, m, a in session.execute(
+                select(OutboxMail.id, OutboxMail.recipient, OutboxMail.message, OutboxMail.attempts).where(
+                    OutboxMail.id.in_(chosen)
+                )
+            ).all()
+        }
+    return [rows[ident] for ident in chosen if ident in rows]
+
+
+def shuffled(mails: list[Due], chance: random.Random) -> list[Due]:
+    """``mails`` (in id order) interleaved at random, each recipient's in its own order.
+
+    >>> mails = [Due(i, to, b"", 0) for i, to in enumerate("abab")]
+    >>> order = [mail.id for mail in shuffled(mails, random.Random(1))]
+    >>> sorted(order), order.index(0) < order.index(2), order.index(1) < order.index(3)
+    ([0, 1, 2, 3], True, True)
+    """
+    kept: dict[str, list[Due]] = {}
+    for mail in mails:
+        kept.setdefault(mail.recipient, []).append(mail)
+    slots = [mail.recipient for mail in mails]
+    chance.shuffle(slots)
+    return [kept[recipient].pop(0) for recipient in slots]
 
 
 def _connect(settings: MailSettings) -> smtplib.SMTP:
@@ -137,20 +175,41 @@ def _give_up(db: Database, mail: Due, moment: datetime, why: str) -> None:
 
 
 def retry_now(db: Database, moment: datetime) -> int:
-    """Every mail still waiting is due at ``moment``: a judge started again tries them all at
-    once (its relay may be mended). How many were waiting."""
+    """Every mail waiting for a retry is due at ``moment``: a judge started again tries them
+    all at once (its relay may be mended). A mail never yet tried keeps its time: one held
+    (:attr:`MailSettings.hold`) is still held. How many were waiting."""
     with db.transaction() as session:
-        waiting = session.execute(update(OutboxMail).where(OutboxMail.sent_at.is_(None)).values(next_attempt_at=moment))
+        waiting = session.execute(
+            update(OutboxMail)
+            .where(OutboxMail.sent_at.is_(None), OutboxMail.attempts > 0, OutboxMail.next_attempt_at > moment)
+            .values(next_attempt_at=moment)
+        )
         return int(getattr(waiting, "rowcount", 0) or 0)
+
+
+#: The most mails sent through one connection to the relay.
+BATCH = 50
 
 
 def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     """Send the mails due, through the relay, each marked sent as soon as the relay took it
     (a mail it refused, or a relay that cannot be reached: tried again later, waiting twice as
-    long each time). How many were sent."""
-    mails = due(db, moment)
-    if not mails:
-        return 0
+    long each time): in batches of :data:`BATCH`, each drawn at random from all that are due,
+    until none is left (at most a hundred batches a call). How many were sent."""
+    sent = 0
+    for _batch in range(100):
+        mails = due(db, moment, BATCH)
+        if not mails:
+            break
+        done = _send(db, settings, moment, mails)
+        sent += done
+        if done == 0 or len(mails) < BATCH:
+            break
+    return sent
+
+
+def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Due]) -> int:
+    """Send ``mails`` through one connection to the relay. How many were sent."""
     sent = 0
     try:
         relay = _connect(settings)
@@ -185,4 +244,4 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     return sent
 
 
-__all__ = ["Due", "canonical", "due", "queue", "retry_now", "send_due"]
+__all__ = ["BATCH", "Due", "canonical", "due", "queue", "retry_now", "send_due", "shuffled"]

@@ -13,7 +13,7 @@ either (the mail is from the judge, to the player, its Reply-To the seat's own a
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 
 from sqlalchemy import func, select
@@ -32,8 +32,17 @@ from fogdip.server.models import Message as MessageRow
 _ALL = "*"
 
 
-def press_letter(shown_to: Shown, power: str, game_name: str, *, to: str, sender: str, reply_to: str) -> EmailMessage:
-    """The mail of one message, as ``power`` is shown it.
+def press_letter(
+    shown_to: Shown,
+    power: str,
+    game_name: str,
+    *,
+    to: str,
+    sender: str,
+    reply_to: str,
+    moment: datetime | None = None,
+) -> EmailMessage:
+    """The mail of one message, as ``power`` is shown it, dated ``moment`` (when it was sent).
 
     >>> item = Shown(3, "S1901M", ("FRANCE",), None, False, "Meet me in Burgundy.")
     >>> mail = press_letter(item, "FRANCE", "Friday", to="ann@example.org", sender="judge@j.example",
@@ -56,7 +65,7 @@ def press_letter(shown_to: Shown, power: str, game_name: str, *, to: str, sender
         "every command."
     )
     subject = f"fogdip {game_name}: a message to {power} from {who}"
-    return outgoing(to, subject, body, sender=sender, reply_to=reply_to)
+    return outgoing(to, subject, body, sender=sender, reply_to=reply_to, moment=moment)
 
 
 def last_message(session: Session, game_id: str, power: str) -> int:
@@ -71,7 +80,8 @@ def last_message(session: Session, game_id: str, power: str) -> int:
 def queue_press(session: Session, settings: MailSettings, game_id: str, moment: datetime) -> int:
     """Queue, in this transaction, one mail for each message delivered to a mail player's
     power of ``game_id`` since its last (not those it sent itself), and count them as
-    mailed. How many were queued."""
+    mailed; each held to the message's moment plus :attr:`MailSettings.hold`. How many
+    were queued."""
     game = session.get(GameRow, game_id)
     if game is None:
         return 0
@@ -104,6 +114,7 @@ def queue_press(session: Session, settings: MailSettings, game_id: str, moment: 
                 message_row.shown_as,
             )
             item = shown(message, 0, Member(Role.PLAYER, row.power), press)
+            sent = message_row.created_at.replace(microsecond=0)
             mail = press_letter(
                 item,
                 row.power,
@@ -111,8 +122,11 @@ def queue_press(session: Session, settings: MailSettings, game_id: str, moment: 
                 to=row.address,
                 sender=settings.judge,
                 reply_to=settings.seat_address(row.game_id, row.power, row.secret),
+                moment=sent,
             )
-            queue(session, mail, moment)
+            # Held to the message's moment plus the hold, like a turn's mails: whom else it
+            # reaches by mail is not told by when it comes.
+            queue(session, mail, moment, sent + timedelta(seconds=settings.hold))
             count += 1
     return count
 

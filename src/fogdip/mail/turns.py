@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from functools import partial
 from typing import Any
 
 from sqlalchemy import event, select
@@ -134,22 +135,38 @@ def ending_words(outcome: Mapping[str, Any] | None) -> str:
     return f"The game is over: a draw between {shared}" + (f", agreed before {agreed}." if agreed else ".")
 
 
-def ending_letter(table: Table, row: MailPlayer, settings: MailSettings) -> EmailMessage:
-    """The mail that the game is over, and how it ended (a public fact)."""
+def ending_letter(
+    table: Table, row: MailPlayer, settings: MailSettings, moment: datetime | None = None
+) -> EmailMessage:
+    """The mail that the game is over, and how it ended (a public fact), dated ``moment``
+    (when it ended)."""
     body = f"{ending_words(table.game.outcome())}\n\n{rules_summary(table)}\n\nThank you for playing.\n"
     subject = f"fogdip {table.settings.name}: the game is over"
-    return outgoing(row.address, subject, body, sender=settings.judge, reply_to=seat_address(row, settings))
+    return outgoing(
+        row.address, subject, body, sender=settings.judge, reply_to=seat_address(row, settings), moment=moment
+    )
 
 
 @dataclass(frozen=True)
 class _Due:
     """What is due to one mail row, built from what was read: the row's counters as read
-    (queued only if they are still so), the mails, and the counters once they are queued."""
+    (queued only if they are still so), the mails (each with the moment it is held to:
+    ``None``, none), and the counters once they are queued."""
 
     row_id: int
     read: tuple[bool, int, bool]
-    mails: tuple[EmailMessage, ...]
+    mails: tuple[tuple[EmailMessage, datetime | None], ...]
     after: tuple[bool, int, bool]
+
+
+def held(moment: datetime | None, settings: MailSettings) -> datetime | None:
+    """When a mail of the event at ``moment`` may go out: ``moment`` plus the hold.
+
+    >>> from datetime import UTC
+    >>> held(datetime(2026, 1, 1, tzinfo=UTC), MailSettings(hold=30)).isoformat()
+    '2026-01-01T00:00:30+00:00'
+    """
+    return None if moment is None else moment + timedelta(seconds=settings.hold)
 
 
 def _turn_moments(session: Session, game_id: str, first: int) -> dict[int, datetime]:
@@ -160,9 +177,39 @@ def _turn_moments(session: Session, game_id: str, first: int) -> dict[int, datet
     return {int(seq): created.replace(microsecond=0) for seq, created in rows}
 
 
+def turn_mail(
+    table: Table, row: MailPlayer, seq: int, settings: MailSettings, moment: datetime | None, *, last: bool
+) -> EmailMessage | None:
+    """The mail of the game's ``seq``-th turn (from 1) to ``row``: the game master's the whole
+    turn and board, a player's its own power's report and map (``None``: the power was told
+    nothing of that turn). It says the same whenever it is built: the map after that turn;
+    the deadline if its next turn (``last``: the game's latest) is still to play, else that
+    it was played; dated ``moment``, when the turn was played."""
+    turn = table.game.record.history[seq - 1]
+    letter: Callable[..., EmailMessage]
+    if row.power == MAIL_MASTER:
+        picture = png(master_scene_of(table.game, turn.turn), settings)
+        letter = partial(master_letter, table, turn)
+    elif row.power in turn.reports:
+        picture = png(power_scene_after(table.game, row.power, turn.reports[row.power]), settings)
+        letter = partial(turn_letter, table, row.power, turn)
+    else:
+        return None
+    return letter(
+        map_png=picture,
+        deadline=table.clock.deadline if last else None,
+        to=row.address,
+        sender=settings.judge,
+        reply_to=seat_address(row, settings),
+        moment=moment,
+        played=not last,
+    )
+
+
 def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str) -> list[_Due]:
     """The mails due to the mail players of ``game_id`` (welcomes, turns not yet mailed, the
-    end), built from what ``session`` reads: nothing is written."""
+    end), built from what ``session`` reads: nothing is written. A turn's mails are held to
+    the turn's moment plus the hold, the end's to the game's last change plus the hold."""
     rows = list(
         session.execute(select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id)).scalars()
     )
@@ -176,51 +223,19 @@ def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_
     if not waiting:
         return []
     table = SqlStore(session, reads).table_of(game)
-    history = table.game.record.history
     played = _turn_moments(session, game_id, min(row.mailed_turns for row in waiting) + 1)
+    ended = game.updated_at.replace(microsecond=0)
     plans = []
     for row in waiting:
-        mails: list[EmailMessage] = []
+        mails: list[tuple[EmailMessage, datetime | None]] = []
         if not row.welcomed:
-            mails.append(welcome_letter(table, row, settings))
+            mails.append((welcome_letter(table, row, settings), None))  # its own seat's event
         for seq in range(row.mailed_turns + 1, game.turns_played + 1):
-            turn = history[seq - 1]
-            # Each turn's mail says the same whenever it is built: the map after that turn;
-            # the deadline if its next turn is still to play, else that it was played.
-            last = seq == game.turns_played
-            deadline = table.clock.deadline if last else None
-            if row.power == MAIL_MASTER:
-                picture = png(master_scene_of(table.game, turn.turn), settings)
-                mail = master_letter(
-                    table,
-                    turn,
-                    map_png=picture,
-                    deadline=deadline,
-                    to=row.address,
-                    sender=settings.judge,
-                    reply_to=seat_address(row, settings),
-                    moment=played.get(seq),
-                    played=not last,
-                )
-            elif row.power in turn.reports:
-                picture = png(power_scene_after(table.game, row.power, turn.reports[row.power]), settings)
-                mail = turn_letter(
-                    table,
-                    row.power,
-                    turn,
-                    map_png=picture,
-                    deadline=deadline,
-                    to=row.address,
-                    sender=settings.judge,
-                    reply_to=seat_address(row, settings),
-                    moment=played.get(seq),
-                    played=not last,
-                )
-            else:
-                continue
-            mails.append(mail)
+            mail = turn_mail(table, row, seq, settings, played.get(seq), last=seq == game.turns_played)
+            if mail is not None:
+                mails.append((mail, held(played.get(seq), settings)))
         if over and not row.ended:
-            mails.append(ending_letter(table, row, settings))
+            mails.append((ending_letter(table, row, settings, ended), held(ended, settings)))
         plans.append(
             _Due(
                 row.id,
@@ -237,11 +252,23 @@ def queue_game(db: Database, reads: ReadCache, settings: MailSettings, game_id: 
     the end): the mails built (their maps drawn) from a read of the game, outside any write
     transaction; then queued, and counted as queued, in one short transaction, for each row
     whose counters are still as read (a row another process moved on meanwhile is left: its
-    mails were queued there). How many mails were queued."""
+    mails were queued there). Each is held as :func:`_plan_game` says; built after its hold
+    ran out (a slow machine), it is due at once, and the log says so, naming no seat. How
+    many mails were queued."""
     with db.reading() as session:
         plans = _plan_game(session, reads, settings, game_id)
     if not plans:
         return 0
+    built = now()
+    holds = [not_before for plan in plans for _mail, not_before in plan.mails if not_before is not None]
+    if settings.hold > 0 and holds and built > min(holds) and built - min(holds) < timedelta(hours=1):
+        # (A turn an hour old is a judge that was down, not one that was slow.)
+        log().warning(
+            "the mails of game %s were built after their hold of %g s ran out: they go out now; "
+            "the hold is too short for this machine (--mail-hold)",
+            game_id,
+            settings.hold,
+        )
     count = 0
     with db.transaction() as session:
         # Locked (PostgreSQL; SQLite has one writer): two judges never both queue a row's mails.
@@ -255,8 +282,8 @@ def queue_game(db: Database, reads: ReadCache, settings: MailSettings, game_id: 
             row = rows.get(plan.row_id)
             if row is None or (row.welcomed, row.mailed_turns, row.ended) != plan.read:
                 continue
-            for mail in plan.mails:
-                queue(session, mail, moment)
+            for mail, not_before in plan.mails:
+                queue(session, mail, moment, not_before)
                 count += 1
             row.welcomed, row.mailed_turns, row.ended = plan.after
     return count
@@ -359,7 +386,8 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
 
 def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datetime) -> int:
     """Queue a reminder for each mail player who asked for one (``SET REMIND``), whose game's
-    deadline is that near, and who has filed nothing for the turn: once a turn."""
+    deadline is that near, and who has filed nothing for the turn: once a turn, held to when
+    it was due plus the hold."""
     with db.reading() as session:
         candidates = session.execute(
             select(MailPlayer.id, MailPlayer.remind_hours, GameRow.deadline_at, GameRow.turn, MailPlayer.reminded_turn)
@@ -392,6 +420,10 @@ def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datet
             if row.reminded_turn == game.turn or seat.filed is not None or game.deadline_at is None:
                 continue
             table = SqlStore(session, reads).table_of(game)
+            # Due at the same moment to every player who asked for the same hours: dated
+            # then, and held like a turn's mails (never past the deadline), so that they go
+            # out together, however many there are.
+            due_at = (game.deadline_at - timedelta(hours=row.remind_hours or 0)).replace(microsecond=0)
             mail = reminder_letter(
                 table,
                 row.power,
@@ -399,8 +431,9 @@ def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datet
                 to=row.address,
                 sender=settings.judge,
                 reply_to=seat_address(row, settings),
+                moment=due_at,
             )
-            queue(session, mail, moment)
+            queue(session, mail, moment, min(game.deadline_at, due_at + timedelta(seconds=settings.hold)))
             row.reminded_turn = game.turn
             count += 1
     return count
