@@ -19,6 +19,7 @@ from fogdip.mail.config import MailSettings
 from fogdip.mail.inbound import JudgeController
 from fogdip.mail.judge import Judge
 from fogdip.mail.outbox import retry_now, send_due
+from fogdip.mail.prune import prune_due
 from fogdip.mail.turns import catch_up, install, remind
 from fogdip.server.db import Database
 from fogdip.server.store import ReadCache, now
@@ -32,11 +33,13 @@ def log() -> logging.Logger:
 @dataclass(frozen=True)
 class Round:
     """What one round of the loop did: mails queued for turns played elsewhere (and
-    welcomes), reminders queued, mails sent."""
+    welcomes), reminders queued, mails sent, old rows pruned."""
 
     queued: int
     reminded: int
     sent: int
+    #: Whether old rows were pruned (:mod:`fogdip.mail.prune`: at most once an hour).
+    pruned: bool = False
 
 
 def imap_poller(settings: MailSettings, judge: Judge) -> imap.ImapPoller:
@@ -80,18 +83,23 @@ class MailService:
         self._wake = threading.Event()
         self._loop: threading.Thread | None = None
         self._imap: imap.ImapPoller | None = None
+        #: When the loop last pruned old rows (``None``: not yet).
+        self._pruned_at: datetime | None = None
 
     @property
     def smtp_port(self) -> int | None:
         return None if self.smtp is None else int(self.smtp.port)
 
     def round(self, moment: datetime | None = None) -> Round:
-        """One round: queue what is due, send what is queued."""
+        """One round: queue what is due, send what is queued, prune old rows (once an hour)."""
         moment = moment or now()
         queued = catch_up(self.db, self.reads, self.settings)
         reminded = remind(self.db, self.reads, self.settings, moment)
         sent = send_due(self.db, self.settings, max(moment, now()))  # what was just queued too
-        return Round(queued, reminded, sent)
+        pruned = prune_due(self.db, self.settings, moment, self._pruned_at)
+        if pruned:
+            self._pruned_at = moment
+        return Round(queued, reminded, sent, pruned)
 
     def start(self, *, loop: bool = True) -> None:
         install(self.db, self.settings, self._wake)
