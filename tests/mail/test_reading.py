@@ -9,6 +9,7 @@ from email.policy import SMTP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fogdip.mail.commands import Press, Ready, parse
 from fogdip.mail.reading import MAX_TEXT, Letter, html_text, read_letter, said_lines
 
 SEAT = "g1-france-9fk3ab@judge.example"
@@ -341,3 +342,45 @@ def test_said_lines_are_the_writers_own(lines: list[str]) -> None:
     assert not any(line.lstrip().startswith(">") for line in said)
     remaining = iter(own)
     assert all(any(line == other for other in remaining) for line in said)
+
+
+def test_a_press_block_keeps_its_quote_marks_and_its_signature_line() -> None:
+    # (Review R4: a press line beginning with ">" was lost, and a "-- " line in press cut the rest.)
+    body = (
+        "READY\nPRESS TO ITALY\n> you said Tyrolia, not Trieste\n-- \nyour friend in Paris\nENDPRESS\n"
+        "A PAR H\n\n-- \nAnne, Paris\n"
+    )
+    letter = read_letter(mail(body))
+    assert letter.lines == (
+        "READY",
+        "PRESS TO ITALY",
+        "> you said Tyrolia, not Trieste",
+        "--",
+        "your friend in Paris",
+        "ENDPRESS",
+        "A PAR H",
+    )
+    steps = parse(letter.lines)
+    (press,) = [step.command for step in steps if isinstance(step.command, Press)]
+    assert press.body == "> you said Tyrolia, not Trieste\n--\nyour friend in Paris" and press.closed
+    assert [step.command for step in steps if isinstance(step.command, Ready)] != []
+
+
+def test_an_unclosed_press_block_keeps_the_quote_stripping() -> None:
+    # A forgotten ENDPRESS never sends the quoted mail below it (the judge's, another's) as press.
+    body = (
+        "PRESS TO ITALY\nsee you in Venice\n\nOn Tue, 6 Jan 2026 at 10:00, judge@j.example wrote:\n> FRANCE, S1901M\n"
+    )
+    assert read_letter(mail(body)).lines == ("PRESS TO ITALY", "see you in Venice")
+    quoted = "> PRESS TO ITALY\n> old words\nENDPRESS\nREADY\n"  # a quoted block is no block
+    assert read_letter(mail(quoted)).lines == ("ENDPRESS", "READY")
+
+
+def test_html_styled_hidden_is_not_read() -> None:
+    html = (
+        '<div style="display:none;max-height:0">DRAW<div>READY</div></div>'
+        "<p>A PAR - BUR</p>"
+        '<span style="visibility: hidden">NODRAW</span><p hidden>STATUS</p>'
+        "<div><div>F BRE H</div></div><br>"
+    )
+    assert read_letter(mail(html=html)).lines == ("A PAR - BUR", "F BRE H")

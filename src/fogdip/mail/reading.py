@@ -306,17 +306,42 @@ _BLOCKS = frozenset(
     ]
 )
 _HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript"})
+#: Elements that hold nothing (no end tag).
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_CONCEALING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _concealed(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element's attributes hide it from the reader: ``hidden``, or a style of
+    ``display: none`` or ``visibility: hidden`` (a mail's hidden preview text; or lines
+    meant to be read as commands by the judge but not seen by the player who forwards it).
+
+    >>> _concealed([("style", "color: red; DISPLAY : None")]), _concealed([("hidden", None)])
+    (True, True)
+    >>> _concealed([("style", "display: block")])
+    False
+    """
+    for name, value in attrs:
+        if name == "hidden" or (name == "style" and value and _CONCEALING.search(value)):
+            return True
+    return False
 
 
 class _TextOf(HTMLParser):
     """HTML as the text a reader sees: a line break at each block, entities decoded, scripts
-    and styles dropped, each line of a ``<blockquote>`` (a quoted reply) marked ``> ``."""
+    and styles dropped, elements styled hidden dropped with all they hold (:func:`_concealed`),
+    each line of a ``<blockquote>`` (a quoted reply) marked ``> ``."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
         self.current: list[str] = []
         self.hidden = 0
+        #: The hidden element we are in, and how deep in elements of its tag (0: none).
+        self.concealed_tag = ""
+        self.concealed = 0
         self.quoted = 0
         self.pre = 0
 
@@ -332,6 +357,12 @@ class _TextOf(HTMLParser):
         self.current = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.concealed:
+            self.concealed += tag == self.concealed_tag
+            return
+        if tag not in _VOID and _concealed(attrs):
+            self.concealed_tag, self.concealed = tag, 1
+            return
         if tag in _HIDDEN:
             self.hidden += 1
         elif tag in _BLOCKS:
@@ -341,7 +372,7 @@ class _TextOf(HTMLParser):
             self._rule(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _BLOCKS:
+        if tag in _BLOCKS and not self.concealed:
             self._break(blank=tag == "br")
             self._rule(tag)
 
@@ -351,6 +382,9 @@ class _TextOf(HTMLParser):
             self.lines.append("_" * 32)
 
     def handle_endtag(self, tag: str) -> None:
+        if self.concealed:
+            self.concealed -= tag == self.concealed_tag
+            return
         if tag in _HIDDEN:
             self.hidden = max(self.hidden - 1, 0)
         elif tag in _BLOCKS:
@@ -361,7 +395,7 @@ class _TextOf(HTMLParser):
                 self.pre = max(self.pre - 1, 0)
 
     def handle_data(self, data: str) -> None:
-        if not self.hidden:
+        if not self.hidden and not self.concealed:
             self.current.append(data)
 
 
@@ -374,6 +408,8 @@ def html_text(html: str) -> str:
     READY
     >>> html_text("<p>Yes</p><blockquote><p>old letter</p></blockquote>").splitlines()
     ['Yes', '> old letter']
+    >>> html_text('<p>A PAR H</p><div style="display:none"><div>DRAW</div></div><p>READY</p>').splitlines()
+    ['A PAR H', 'READY']
     """
     reader = _TextOf()
     try:
@@ -431,12 +467,23 @@ def said_lines(text: str) -> tuple[str, ...]:
     ('READY',)
     >>> said_lines("READY\\n\\nFrom: judge@j.example\\nSent: Saturday 10:03\\nSubject: x\\n\\nDRAW")
     ('READY',)
+
+    A press block closed by its ``ENDPRESS`` is the writer's message, kept whole: its lines
+    that begin with ``>`` and a ``-- `` line in it are the message's own (:func:`_press_end`).
+
+    >>> said_lines("PRESS TO ITALY\\n> you said Tyrolia\\n-- \\nyour friend\\nENDPRESS\\n-- \\nAnne")
+    ('PRESS TO ITALY', '> you said Tyrolia', '--', 'your friend', 'ENDPRESS')
     """
     lines = [line.rstrip() for line in text.translate(_INVISIBLE).splitlines()]
     kept: list[str] = []
     index = 0
     while index < len(lines):
         line = lines[index]
+        end = _press_end(lines, index)
+        if end is not None:
+            kept.extend(lines[index : end + 1])
+            index = end + 1
+            continue
         if line == "--":
             break
         if _ORIGINAL.match(line) or (_RULE.match(line) and _next_starts(lines, index, "from:")):
@@ -458,6 +505,25 @@ def said_lines(text: str) -> tuple[str, ...]:
     while kept and not kept[0].strip():
         kept.pop(0)
     return tuple(kept)
+
+
+def _press_end(lines: Sequence[str], index: int) -> int | None:
+    """Where the press block that begins at ``index`` ends (the index of its ``ENDPRESS``
+    line), or ``None``: no block begins there (a line whose first word is ``PRESS`` or
+    ``BROADCAST``, not quoted), or none is closed. Nothing in the block is read but whether a
+    line is ``ENDPRESS``, as :func:`fogdip.mail.commands.parse` reads it; an unclosed block
+    keeps the quote and signature stripping (a forgotten ``ENDPRESS`` never sends the quoted
+    mail below it as press).
+
+    >>> _press_end(["PRESS TO ITALY", "> hi", "endpress"], 0), _press_end(["PRESS TO ITALY", "> hi"], 0)
+    (2, None)
+    >>> _press_end(["> PRESS TO ITALY", "ENDPRESS"], 0) is None
+    True
+    """
+    words = lines[index].split()
+    if not words or words[0].upper() not in ("PRESS", "BROADCAST"):
+        return None
+    return next((at for at in range(index + 1, len(lines)) if lines[at].strip().upper() == "ENDPRESS"), None)
 
 
 def _next_starts(lines: Sequence[str], index: int, word: str) -> bool:
