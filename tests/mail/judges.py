@@ -100,7 +100,7 @@ class World:
     @classmethod
     def start(cls, folder: Path, database: str | None = None, **settings: Any) -> World:
         """A judge on a fresh SQLite database in ``folder`` (or on ``database``, a URL); its
-        mails held for no time (``hold=...``: as given)."""
+        mails held for no time and not spread (``hold=...``, ``spread=...``: as given)."""
         relay = Relay()
         relay.start()
         db = Database(database or f"sqlite:///{folder / 'judge.sqlite3'}")
@@ -108,7 +108,7 @@ class World:
         reads = ReadCache()
         db.on_commit(reads.committed)
         chosen = MailSettings(
-            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0
+            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0, spread=0
         )
         chosen = chosen.with_overrides(**settings)
         service = MailService(db, reads, chosen)

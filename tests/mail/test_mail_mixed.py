@@ -49,7 +49,7 @@ def mixed(tmp_path: Path) -> Iterator[tuple[FogdipClient, dict[str, FogdipClient
         relay.start()
         held.callback(relay.stop)
         settings = MailSettings(
-            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0
+            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0, spread=0
         )
         service = MailService(state.db, state.reads, settings)
         service.start(loop=False)

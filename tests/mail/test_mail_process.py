@@ -35,7 +35,13 @@ def free_port() -> int:
 
 def fogdip(args: list[str], log: Path) -> subprocess.Popen[bytes]:
     path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
-    environment = {**os.environ, "PYTHONPATH": path, "FOGDIP_LOG_LEVEL": "warning", "FOGDIP_MAIL_HOLD": "0"}
+    environment = {
+        **os.environ,
+        "PYTHONPATH": path,
+        "FOGDIP_LOG_LEVEL": "warning",
+        "FOGDIP_MAIL_HOLD": "0",
+        "FOGDIP_MAIL_SPREAD": "0",
+    }
     with log.open("ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "fogdip", *args], stdout=out, stderr=subprocess.STDOUT, env=environment

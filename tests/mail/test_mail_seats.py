@@ -46,7 +46,7 @@ def site(tmp_path: Path) -> Iterator[tuple[FogdipClient, FogdipClient, World]]:
         relay = Relay()
         relay.start()
         settings = MailSettings(
-            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0
+            domain="judge.test", smtp_listen=("127.0.0.1", 0), relay=("127.0.0.1", relay.port), hold=0, spread=0
         )
         service = MailService(state.db, state.reads, settings)
         service.start(loop=False)

@@ -88,7 +88,7 @@ def judged(tmp_path: Path) -> Iterator[tuple[ServerProcess, Relay, int]]:
     relay.start()
     smtp = free_port()
     args = ["--mail", "--smtp-listen", f"127.0.0.1:{smtp}", "--relay", f"127.0.0.1:{relay.port}", "--domain", DOMAIN]
-    args += ["--mail-hold", "0"]  # (the hold: tests/mail/test_hold.py)
+    args += ["--mail-hold", "0", "--mail-spread", "0"]  # (tests/mail/test_hold.py, test_spread.py)
     running = start_server(tmp_path / "data", args=args)
     try:
         yield running, relay, smtp

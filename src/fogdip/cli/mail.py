@@ -22,6 +22,7 @@ from fogdip.cli.mail_options import (
     ImapTls,
     ImapUser,
     MailHold,
+    MailSpread,
     Relay,
     RelayCafile,
     RelayPassword,
@@ -51,6 +52,7 @@ def mail(
     imap_done_folder: ImapDoneFolder = None,
     imap_every: ImapEvery = None,
     mail_hold: MailHold = None,
+    mail_spread: MailSpread = None,
 ) -> None:
     """Run the e-mail judge on the server's database: its SMTP server takes mail in, and every
     mail out (answers, turns, reminders) is sent through the relay. Runs until Ctrl+C."""
@@ -79,6 +81,7 @@ def mail(
             imap_every,
             relay_cafile,
             mail_hold,
+            mail_spread,
         )
         db = Database(settings.database_url)
         for reason in db.upgrade():

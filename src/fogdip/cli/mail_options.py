@@ -88,6 +88,15 @@ MailHold = Annotated[
         "FOGDIP_MAIL_HOLD).",
     ),
 ]
+MailSpread = Annotated[
+    float | None,
+    typer.Option(
+        "--mail-spread",
+        help="Seconds over which held mails are spread after the hold: each mail its own random send moment "
+        "in that span, so that when it comes does not depend on how many others were sent before it "
+        "(default 60; 0: none; FOGDIP_MAIL_SPREAD).",
+    ),
+]
 
 
 def mail_settings(
@@ -106,6 +115,7 @@ def mail_settings(
     imap_every: float | None = None,
     relay_cafile: str | None = None,
     mail_hold: float | None = None,
+    mail_spread: float | None = None,
 ) -> MailSettings:
     """The judge's settings: flags over ``FOGDIP_*`` variables over defaults."""
     from fogdip.mail.config import MailSettings
@@ -120,6 +130,7 @@ def mail_settings(
         imap_every=imap_every,
         relay_cafile=relay_cafile,
         hold=mail_hold,
+        spread=mail_spread,
         smtp_listen=smtp_listen,
         domain=domain,
         relay=relay,
@@ -139,6 +150,7 @@ __all__ = [
     "ImapTls",
     "ImapUser",
     "MailHold",
+    "MailSpread",
     "Relay",
     "RelayCafile",
     "RelayPassword",

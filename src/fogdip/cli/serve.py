@@ -20,6 +20,7 @@ from fogdip.cli.mail_options import (
     ImapTls,
     ImapUser,
     MailHold,
+    MailSpread,
     Relay,
     RelayCafile,
     RelayPassword,
@@ -86,6 +87,7 @@ def serve(
     imap_done_folder: ImapDoneFolder = None,
     imap_every: ImapEvery = None,
     mail_hold: MailHold = None,
+    mail_spread: MailSpread = None,
 ) -> None:
     """Run the fogdip server. With no arguments: the embedded SQLite database in the data
     directory, nothing to set up; its migrations are applied at start. With ``--mail``, the
@@ -122,6 +124,7 @@ def serve(
                 imap_every,
                 relay_cafile,
                 mail_hold,
+                mail_spread,
             )
             judge = MailService(state.db, state.reads, chosen)
     where = (

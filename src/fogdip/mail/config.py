@@ -76,12 +76,20 @@ class MailSettings:
     #: mails built after it go out when built (and the log says the hold was too short).
     #: 0: no hold (tests; a judge whose players all know who plays by mail).
     hold: float = 30.0
+    #: Seconds over which the held mails of one event are spread: each its own send moment,
+    #: the event's moment plus the hold plus a draw of its own, uniform in 0 to ``spread``
+    #: (the OS's randomness). A mail's send moment then depends on nothing but its own draw:
+    #: not on how many mails of other seats went ahead of it through the relay (each costs a
+    #: send). 0: no spread, every held mail at the event's moment plus the hold (tests).
+    spread: float = 60.0
     #: Days a mail's Message-ID is kept to know it again, and a sent mail kept in the outbox.
     keep_days: float = 30.0
 
     def __post_init__(self) -> None:
         if not self.hold >= 0 or self.hold > 86400:
             raise SettingError(f"--mail-hold is seconds, 0 to 86400, not {self.hold!r}")
+        if not self.spread >= 0 or self.spread > 86400:
+            raise SettingError(f"--mail-spread is seconds, 0 to 86400, not {self.spread!r}")
         if not self.keep_days > 0:
             raise SettingError(f"FOGDIP_MAIL_KEEP_DAYS is days, more than 0, not {self.keep_days!r}")
         if self.relay_tls not in TLS_MODES:
@@ -108,15 +116,18 @@ class MailSettings:
         ``FOGDIP_RELAY_TLS``, ``FOGDIP_RELAY_USER``, ``FOGDIP_RELAY_PASSWORD``, ``FOGDIP_RELAY_CAFILE``, and the IMAP
         mailbox's ``FOGDIP_IMAP_HOST``, ``FOGDIP_IMAP_USER``, ``FOGDIP_IMAP_PASSWORD``,
         ``FOGDIP_IMAP_TLS``, ``FOGDIP_IMAP_PORT``, ``FOGDIP_IMAP_FOLDER``,
-        ``FOGDIP_IMAP_DONE_FOLDER``, ``FOGDIP_IMAP_EVERY``; ``FOGDIP_MAIL_HOLD`` (seconds) and
-        ``FOGDIP_MAIL_KEEP_DAYS``.
+        ``FOGDIP_IMAP_DONE_FOLDER``, ``FOGDIP_IMAP_EVERY``; ``FOGDIP_MAIL_HOLD`` and
+        ``FOGDIP_MAIL_SPREAD`` (seconds) and ``FOGDIP_MAIL_KEEP_DAYS``.
 
         >>> MailSettings.from_env({"FOGDIP_MAIL_HOLD": "0"}).hold, MailSettings.from_env({}).hold
         (0.0, 30.0)
+        >>> MailSettings.from_env({"FOGDIP_MAIL_SPREAD": "0"}).spread, MailSettings.from_env({}).spread
+        (0.0, 60.0)
         """
         env = os.environ if env is None else env
         port, every = env.get("FOGDIP_IMAP_PORT"), env.get("FOGDIP_IMAP_EVERY")
         hold, keep = env.get("FOGDIP_MAIL_HOLD"), env.get("FOGDIP_MAIL_KEEP_DAYS")
+        spread = env.get("FOGDIP_MAIL_SPREAD")
         try:
             imap_port = int(port) if port else None
             imap_every = float(every) if every else None
@@ -124,11 +135,15 @@ class MailSettings:
             raise SettingError("FOGDIP_IMAP_PORT is a port number, FOGDIP_IMAP_EVERY seconds") from None
         try:
             mail_hold = float(hold) if hold else None
+            mail_spread = float(spread) if spread else None
             keep_days = float(keep) if keep else None
         except ValueError:
-            raise SettingError("FOGDIP_MAIL_HOLD is seconds, FOGDIP_MAIL_KEEP_DAYS days") from None
+            raise SettingError(
+                "FOGDIP_MAIL_HOLD and FOGDIP_MAIL_SPREAD are seconds, FOGDIP_MAIL_KEEP_DAYS days"
+            ) from None
         return cls().with_overrides(
             hold=mail_hold,
+            spread=mail_spread,
             keep_days=keep_days,
             imap_host=env.get("FOGDIP_IMAP_HOST") or None,
             imap_user=env.get("FOGDIP_IMAP_USER") or None,

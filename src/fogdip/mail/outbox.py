@@ -26,7 +26,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from fogdip.mail.config import MailSettings
@@ -57,11 +57,37 @@ def canonical(mail: EmailMessage) -> EmailMessage:
     return mail
 
 
+def held_until(event: datetime, settings: MailSettings, chance: random.Random | None = None) -> datetime:
+    """When a mail that follows from an event shared by several seats (a turn, the game's end,
+    a message of press, a round of reminders) at ``event`` may go out: the event's moment plus
+    :attr:`MailSettings.hold`, plus a draw of this mail's own, uniform in 0 to
+    :attr:`MailSettings.spread` seconds, from ``chance`` (default: the OS's randomness). The
+    one place such a moment is drawn: one draw per mail, made knowing nothing of the other
+    mails of the event (how many there are, which is which), so that when a mail goes out
+    depends on nothing of other seats; not even on how many went ahead of it through the
+    relay, since the mails of an event go out spread over ``spread``, a few at a time.
+
+    >>> from datetime import UTC
+    >>> event = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> held_until(event, MailSettings(hold=30, spread=0)).isoformat()
+    '2026-01-01T00:00:30+00:00'
+    >>> moments = {held_until(event, MailSettings(hold=30, spread=60)) for _ in range(50)}
+    >>> len(moments) > 1, all(event.replace(second=30) <= m <= event.replace(minute=1, second=30) for m in moments)
+    (True, True)
+    """
+    if settings.spread <= 0:
+        return event + timedelta(seconds=settings.hold)
+    drawn = (chance or random.SystemRandom()).uniform(0.0, settings.spread)
+    return event + timedelta(seconds=settings.hold + min(drawn, settings.spread))
+
+
 def queue(session: Session, mail: EmailMessage, moment: datetime, not_before: datetime | None = None) -> OutboxMail:
     """Queue ``mail`` (one recipient, its ``To``) in this transaction, to be sent from
     ``not_before`` on (default: ``moment``, at once). A mail that follows from an event
-    shared by several seats is held to the event's moment plus :attr:`MailSettings.hold`:
-    every mail of the event is due at the same moment, however long building each took."""
+    shared by several seats is held to :func:`held_until` the event's moment: the hold, so
+    that however long building each mail took none goes out before the others are queued,
+    and a spread of its own. A recipient's mails still go out in the order queued
+    (:func:`due`), whatever moments they drew."""
     recipient = parseaddr(str(mail["To"]))[1]
     if not recipient:
         raise ValueError("a queued mail names its one recipient in To")
@@ -95,17 +121,34 @@ def due(db: Database, moment: datetime, limit: int = 50) -> list[Due]:
     order they go out in says nothing of the order they were queued in, which follows the
     seats' ids (which seats play by mail, and how many). One recipient's own mails keep
     their order among themselves (an answer before the turn it played, each turn before the
-    next): that order tells it only of its own mails (:func:`shuffled`).
+    next): that order tells it only of its own mails (:func:`shuffled`). A held mail
+    (:func:`held_until`) is not due while a mail queued before it to the same recipient,
+    never yet tried, waits for its moment: a later mail of a recipient may have drawn an
+    earlier moment than its earlier one, and waits for it. A mail never held (an answer to
+    the recipient's own mail) waits for none: it goes at once, as it always did. Nor does a
+    mail waiting for a retry hold up any other: a mail the relay refuses for good does not
+    stop the recipient's next ones.
     """
     chance = random.SystemRandom()
     with db.reading() as session:
+        # The first mail of each recipient still waiting for its moment: none of its from
+        # there on is due. (Two queries on the unsent rows, whatever the outbox holds.)
+        waiting = {
+            str(recipient): int(first)
+            for recipient, first in session.execute(
+                select(OutboxMail.recipient, func.min(OutboxMail.id))
+                .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at > moment, OutboxMail.attempts == 0)
+                .group_by(OutboxMail.recipient)
+            ).all()
+        }
         ready = [
             Due(int(ident), str(recipient), b"", 0)
-            for ident, recipient in session.execute(
-                select(OutboxMail.id, OutboxMail.recipient)
+            for ident, recipient, held in session.execute(
+                select(OutboxMail.id, OutboxMail.recipient, OutboxMail.next_attempt_at != OutboxMail.created_at)
                 .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
                 .order_by(OutboxMail.id)
             ).all()
+            if not held or int(ident) < waiting.get(str(recipient), int(ident) + 1)
         ]
         # The first ``limit`` of a random interleaving: each recipient's first mails, in order.
         chosen = [mail.id for mail in shuffled(ready, chance)[:limit]]
@@ -244,4 +287,4 @@ def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Du
     return sent
 
 
-__all__ = ["BATCH", "Due", "canonical", "due", "queue", "retry_now", "send_due", "shuffled"]
+__all__ = ["BATCH", "Due", "canonical", "due", "held_until", "queue", "retry_now", "send_due", "shuffled"]

@@ -13,7 +13,8 @@ either (the mail is from the judge, to the player, its Reply-To the seat's own a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import random
+from datetime import datetime
 from email.message import EmailMessage
 
 from sqlalchemy import func, select
@@ -24,7 +25,7 @@ from fogdip.game.seats import Member
 from fogdip.game.settings import PressMode, Role
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import outgoing
-from fogdip.mail.outbox import queue
+from fogdip.mail.outbox import held_until, queue
 from fogdip.server.models import MAIL_MASTER, Delivery, GameRow, MailPlayer
 from fogdip.server.models import Message as MessageRow
 
@@ -77,10 +78,13 @@ def last_message(session: Session, game_id: str, power: str) -> int:
     return int(last or 0)
 
 
-def queue_press(session: Session, settings: MailSettings, game_id: str, moment: datetime) -> int:
+def queue_press(
+    session: Session, settings: MailSettings, game_id: str, moment: datetime, chance: random.Random | None = None
+) -> int:
     """Queue, in this transaction, one mail for each message delivered to a mail player's
     power of ``game_id`` since its last (not those it sent itself), and count them as
-    mailed; each held to the message's moment plus :attr:`MailSettings.hold`. How many
+    mailed; each held after the message's moment (:func:`~fogdip.mail.outbox.held_until`:
+    the hold, and a spread drawn from ``chance``, default the OS's randomness). How many
     were queued."""
     game = session.get(GameRow, game_id)
     if game is None:
@@ -124,9 +128,9 @@ def queue_press(session: Session, settings: MailSettings, game_id: str, moment: 
                 reply_to=settings.seat_address(row.game_id, row.power, row.secret),
                 moment=sent,
             )
-            # Held to the message's moment plus the hold, like a turn's mails: whom else it
-            # reaches by mail is not told by when it comes.
-            queue(session, mail, moment, sent + timedelta(seconds=settings.hold))
+            # Held after the message's moment, like a turn's mails: whom else it reaches by
+            # mail is not told by when it comes.
+            queue(session, mail, moment, held_until(sent, settings, chance))
             count += 1
     return count
 

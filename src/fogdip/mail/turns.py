@@ -18,6 +18,7 @@ letters are built by :mod:`fogdip.mail.letters` from them only).
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from fogdip.game.settings import Status
 from fogdip.mail.commands import HELP
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import master_letter, outgoing, reminder_letter, turn_letter
-from fogdip.mail.outbox import queue
+from fogdip.mail.outbox import held_until, queue
 from fogdip.mail.press import queue_press
 from fogdip.maps import master_scene_of, render_svg
 from fogdip.maps.png import PngUnavailable, svg_to_png
@@ -150,23 +151,14 @@ def ending_letter(
 @dataclass(frozen=True)
 class _Due:
     """What is due to one mail row, built from what was read: the row's counters as read
-    (queued only if they are still so), the mails (each with the moment it is held to:
-    ``None``, none), and the counters once they are queued."""
+    (queued only if they are still so), the mails (each with the moment of the event it
+    follows, which it is held after, :func:`~fogdip.mail.outbox.held_until`: ``None``, its
+    own seat's event, not held), and the counters once they are queued."""
 
     row_id: int
     read: tuple[bool, int, bool]
     mails: tuple[tuple[EmailMessage, datetime | None], ...]
     after: tuple[bool, int, bool]
-
-
-def held(moment: datetime | None, settings: MailSettings) -> datetime | None:
-    """When a mail of the event at ``moment`` may go out: ``moment`` plus the hold.
-
-    >>> from datetime import UTC
-    >>> held(datetime(2026, 1, 1, tzinfo=UTC), MailSettings(hold=30)).isoformat()
-    '2026-01-01T00:00:30+00:00'
-    """
-    return None if moment is None else moment + timedelta(seconds=settings.hold)
 
 
 def _turn_moments(session: Session, game_id: str, first: int) -> dict[int, datetime]:
@@ -208,8 +200,8 @@ def turn_mail(
 
 def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_id: str) -> list[_Due]:
     """The mails due to the mail players of ``game_id`` (welcomes, turns not yet mailed, the
-    end), built from what ``session`` reads: nothing is written. A turn's mails are held to
-    the turn's moment plus the hold, the end's to the game's last change plus the hold."""
+    end), built from what ``session`` reads: nothing is written. A turn's mails are held after
+    the turn's moment, the end's after the game's last change."""
     rows = list(
         session.execute(select(MailPlayer).where(MailPlayer.game_id == game_id).order_by(MailPlayer.id)).scalars()
     )
@@ -233,9 +225,9 @@ def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_
         for seq in range(row.mailed_turns + 1, game.turns_played + 1):
             mail = turn_mail(table, row, seq, settings, played.get(seq), last=seq == game.turns_played)
             if mail is not None:
-                mails.append((mail, held(played.get(seq), settings)))
+                mails.append((mail, played.get(seq)))
         if over and not row.ended:
-            mails.append((ending_letter(table, row, settings, ended), held(ended, settings)))
+            mails.append((ending_letter(table, row, settings, ended), ended))
         plans.append(
             _Due(
                 row.id,
@@ -247,20 +239,30 @@ def _plan_game(session: Session, reads: ReadCache, settings: MailSettings, game_
     return plans
 
 
-def queue_game(db: Database, reads: ReadCache, settings: MailSettings, game_id: str, moment: datetime) -> int:
+def queue_game(
+    db: Database,
+    reads: ReadCache,
+    settings: MailSettings,
+    game_id: str,
+    moment: datetime,
+    chance: random.Random | None = None,
+) -> int:
     """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed,
     the end): the mails built (their maps drawn) from a read of the game, outside any write
     transaction; then queued, and counted as queued, in one short transaction, for each row
     whose counters are still as read (a row another process moved on meanwhile is left: its
-    mails were queued there). Each is held as :func:`_plan_game` says; built after its hold
-    ran out (a slow machine), it is due at once, and the log says so, naming no seat. How
-    many mails were queued."""
+    mails were queued there). Each is held after its event (:func:`_plan_game`), to
+    :func:`~fogdip.mail.outbox.held_until` (a draw of its own from ``chance``, default the
+    OS's randomness); built after its hold ran out (a slow machine), it is due at once, and
+    the log says so, naming no seat. How many mails were queued."""
     with db.reading() as session:
         plans = _plan_game(session, reads, settings, game_id)
     if not plans:
         return 0
     built = now()
-    holds = [not_before for plan in plans for _mail, not_before in plan.mails if not_before is not None]
+    holds = [
+        event + timedelta(seconds=settings.hold) for plan in plans for _mail, event in plan.mails if event is not None
+    ]
     if settings.hold > 0 and holds and built > min(holds) and built - min(holds) < timedelta(hours=1):
         # (A turn an hour old is a judge that was down, not one that was slow.)
         log().warning(
@@ -282,8 +284,8 @@ def queue_game(db: Database, reads: ReadCache, settings: MailSettings, game_id: 
             row = rows.get(plan.row_id)
             if row is None or (row.welcomed, row.mailed_turns, row.ended) != plan.read:
                 continue
-            for mail, not_before in plan.mails:
-                queue(session, mail, moment, not_before)
+            for mail, event in plan.mails:
+                queue(session, mail, moment, None if event is None else held_until(event, settings, chance))
                 count += 1
             row.welcomed, row.mailed_turns, row.ended = plan.after
     return count
@@ -343,9 +345,11 @@ def install(db: Database, settings: MailSettings, wake: threading.Event) -> None
     db.on_commit(committed)
 
 
-def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
+def catch_up(db: Database, reads: ReadCache, settings: MailSettings, chance: random.Random | None = None) -> int:
     """Queue the mails of every game whose turns were played (or mail players seated, or that
-    ended) and are not yet mailed: each game in a transaction of its own. How many were queued."""
+    ended) and are not yet mailed, and the press not yet mailed: each game in a transaction of
+    its own, each held mail's moment drawn from ``chance`` (default: the OS's randomness). How
+    many were queued."""
     with db.reading() as session:
         games = sorted(
             set(
@@ -373,21 +377,24 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings) -> int:
     for game_id in pressed:
         try:
             with db.transaction() as session:
-                count += queue_press(session, settings, game_id, now())
+                count += queue_press(session, settings, game_id, now(), chance)
         except Exception:
             log().exception("the press of game %s could not be queued; it is tried again", game_id)
     for game_id in games:
         try:
-            count += queue_game(db, reads, settings, game_id, now())
+            count += queue_game(db, reads, settings, game_id, now(), chance)
         except Exception:
             log().exception("the mails of game %s could not be queued; they are tried again", game_id)
     return count
 
 
-def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datetime) -> int:
+def remind(
+    db: Database, reads: ReadCache, settings: MailSettings, moment: datetime, chance: random.Random | None = None
+) -> int:
     """Queue a reminder for each mail player who asked for one (``SET REMIND``), whose game's
-    deadline is that near, and who has filed nothing for the turn: once a turn, held to when
-    it was due plus the hold."""
+    deadline is that near, and who has filed nothing for the turn: once a turn, held after
+    when it was due (:func:`~fogdip.mail.outbox.held_until`, its draw from ``chance``), never
+    past the deadline."""
     with db.reading() as session:
         candidates = session.execute(
             select(MailPlayer.id, MailPlayer.remind_hours, GameRow.deadline_at, GameRow.turn, MailPlayer.reminded_turn)
@@ -421,8 +428,8 @@ def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datet
                 continue
             table = SqlStore(session, reads).table_of(game)
             # Due at the same moment to every player who asked for the same hours: dated
-            # then, and held like a turn's mails (never past the deadline), so that they go
-            # out together, however many there are.
+            # then, and held like a turn's mails (never past the deadline), so that when
+            # each goes out says nothing of how many there are.
             due_at = (game.deadline_at - timedelta(hours=row.remind_hours or 0)).replace(microsecond=0)
             mail = reminder_letter(
                 table,
@@ -433,7 +440,7 @@ def remind(db: Database, reads: ReadCache, settings: MailSettings, moment: datet
                 reply_to=seat_address(row, settings),
                 moment=due_at,
             )
-            queue(session, mail, moment, min(game.deadline_at, due_at + timedelta(seconds=settings.hold)))
+            queue(session, mail, moment, min(game.deadline_at, held_until(due_at, settings, chance)))
             row.reminded_turn = game.turn
             count += 1
     return count
