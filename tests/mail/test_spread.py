@@ -121,7 +121,8 @@ def test_france_s_moment_is_its_own_draw_with_one_or_five_seats_by_mail(tmp_path
         world, game, played = _world_played(tmp_path / folder, by_mail)
         try:
             chance = Fixed(0.37)
-            assert catch_up(world.db, world.reads, world.settings, chance) == len(by_mail)
+            # (Seen by the loop when it was played: the hold counts from then, turns.held_from.)
+            assert catch_up(world.db, world.reads, world.settings, chance, noticed=played) == len(by_mail)
             draws.append((chance.draws, len(by_mail)))
             (france,) = _rows_to(world, "france@players.test", "FRANCE, ")
             offsets.append(france.next_attempt_at - played - timedelta(seconds=HOLD))

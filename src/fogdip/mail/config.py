@@ -19,6 +19,10 @@ from fogdip.server.config import SettingError
 
 TLS_MODES = ("none", "starttls", "tls")
 
+#: The fewest days a mail's Message-ID is kept (``FOGDIP_MAIL_KEEP_DAYS``): more than the ~5
+#: days mail servers retry a mail for, so that a mail delivered again is known again.
+LEAST_KEEP_DAYS = 7.0
+
 
 def host_port(value: str, name: str, default_port: int) -> tuple[str, int]:
     """``HOST:PORT`` (or ``HOST``, on ``default_port``).
@@ -82,16 +86,28 @@ class MailSettings:
     #: not on how many mails of other seats went ahead of it through the relay (each costs a
     #: send). 0: no spread, every held mail at the event's moment plus the hold (tests).
     spread: float = 60.0
-    #: Days a mail's Message-ID is kept to know it again, and a sent mail kept in the outbox.
+    #: Days a mail's Message-ID is kept to know it again, and a sent mail kept in the outbox:
+    #: at least :data:`LEAST_KEEP_DAYS` (mail servers retry a mail for up to ~5 days: one
+    #: delivered again after its Message-ID was forgotten would act twice).
     keep_days: float = 30.0
+    #: Attempts at a mail the relay keeps refusing (or cannot be reached for) before it is
+    #: given up on (kept as done, with why): ~3 days at the longest wait between attempts
+    #: (an hour). While a mail waits for its next attempt, its recipient's later mails wait
+    #: behind it (:func:`fogdip.mail.outbox.due`); a refusal for good (5xx) is given up at once.
+    attempts: int = 72
 
     def __post_init__(self) -> None:
         if not self.hold >= 0 or self.hold > 86400:
             raise SettingError(f"--mail-hold is seconds, 0 to 86400, not {self.hold!r}")
         if not self.spread >= 0 or self.spread > 86400:
             raise SettingError(f"--mail-spread is seconds, 0 to 86400, not {self.spread!r}")
-        if not self.keep_days > 0:
-            raise SettingError(f"FOGDIP_MAIL_KEEP_DAYS is days, more than 0, not {self.keep_days!r}")
+        if not self.keep_days >= LEAST_KEEP_DAYS:
+            raise SettingError(
+                f"FOGDIP_MAIL_KEEP_DAYS is days, at least {LEAST_KEEP_DAYS:g} (mail servers retry a mail for "
+                f"up to 5 days: a mail delivered again after it was forgotten would act twice), not {self.keep_days!r}"
+            )
+        if self.attempts < 1:
+            raise SettingError(f"the attempts at a mail are at least 1, not {self.attempts!r}")
         if self.relay_tls not in TLS_MODES:
             raise SettingError(f"--relay-tls is one of {', '.join(TLS_MODES)}, not {self.relay_tls!r}")
         if self.imap_tls not in TLS_MODES:
@@ -175,4 +191,4 @@ class MailSettings:
         return replace(self, **given)  # type: ignore[arg-type]
 
 
-__all__ = ["TLS_MODES", "MailSettings", "host_port"]
+__all__ = ["LEAST_KEEP_DAYS", "TLS_MODES", "MailSettings", "host_port"]

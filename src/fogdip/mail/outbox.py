@@ -42,6 +42,10 @@ def log() -> logging.Logger:
 #: The longest wait between two attempts at a mail.
 LONGEST_RETRY = 3600.0
 
+#: Set in a session's ``info`` by :func:`queue`: its transaction queued a mail (once it
+#: commits, the judge's sender, where it runs in the process, is woken to send it).
+QUEUED = "fogdip.mail.queued"
+
 
 def canonical(mail: EmailMessage) -> EmailMessage:
     """``mail`` with MIME boundaries that follow from its content (the library's are random):
@@ -81,6 +85,25 @@ def held_until(event: datetime, settings: MailSettings, chance: random.Random | 
     return event + timedelta(seconds=settings.hold + min(drawn, settings.spread))
 
 
+def held_from(event: datetime, noticed: datetime | None) -> datetime:
+    """The moment a held mail's hold counts from: the later of its event's moment (as written
+    by the process that played it, on its clock) and ``noticed``, when the judge's loop first
+    saw the event, in whole seconds (on the judge's clock: taken before anything is built, so
+    the same whatever the seat count). Where ``fogdip serve`` and ``fogdip mail`` run with clocks
+    apart by more than the hold, the mails are still held the hold's length.
+
+    >>> from datetime import UTC
+    >>> event = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    >>> held_from(event, event - timedelta(minutes=5)) == event, held_from(event, None) == event
+    (True, True)
+    >>> held_from(event, event + timedelta(minutes=5, microseconds=7)).isoformat()
+    '2026-01-01T12:05:00+00:00'
+    """
+    if noticed is None:
+        return event
+    return max(event, noticed.replace(microsecond=0))
+
+
 def queue(session: Session, mail: EmailMessage, moment: datetime, not_before: datetime | None = None) -> OutboxMail:
     """Queue ``mail`` (one recipient, its ``To``) in this transaction, to be sent from
     ``not_before`` on (default: ``moment``, at once). A mail that follows from an event
@@ -105,6 +128,7 @@ def queue(session: Session, mail: EmailMessage, moment: datetime, not_before: da
         created_at=moment,
     )
     session.add(row)
+    session.info[QUEUED] = True  # (the sender is woken once it commits: ``MailService``)
     return row
 
 
@@ -121,35 +145,47 @@ def due(db: Database, moment: datetime, limit: int = 50) -> list[Due]:
     order they go out in says nothing of the order they were queued in, which follows the
     seats' ids (which seats play by mail, and how many). One recipient's own mails keep
     their order among themselves (an answer before the turn it played, each turn before the
-    next): that order tells it only of its own mails (:func:`shuffled`). A held mail
-    (:func:`held_until`) is not due while a mail queued before it to the same recipient,
-    never yet tried, waits for its moment: a later mail of a recipient may have drawn an
-    earlier moment than its earlier one, and waits for it. A mail never held (an answer to
-    the recipient's own mail) waits for none: it goes at once, as it always did. Nor does a
-    mail waiting for a retry hold up any other: a mail the relay refuses for good does not
-    stop the recipient's next ones.
+    next): that order tells it only of its own mails (:func:`shuffled`). So a mail is not due
+    while a mail queued before it to the same recipient waits:
+
+    - for a retry (the relay refused it, or could not be reached): no later mail of the
+      recipient goes out before it (a mail given up on, after :attr:`MailSettings.attempts`
+      or refused for good, is done, and holds up nothing more);
+    - for its moment, never yet tried (:func:`held_until`), if the later mail is held too: a
+      later mail of a recipient may have drawn an earlier moment than its earlier one, and
+      waits for it. A mail never held (an answer to the recipient's own mail) does not wait
+      for the recipient's held mails: it goes at once, as it always did.
     """
     chance = random.SystemRandom()
     with db.reading() as session:
-        # The first mail of each recipient still waiting for its moment: none of its from
-        # there on is due. (Two queries on the unsent rows, whatever the outbox holds.)
-        waiting = {
-            str(recipient): int(first)
-            for recipient, first in session.execute(
-                select(OutboxMail.recipient, func.min(OutboxMail.id))
-                .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at > moment, OutboxMail.attempts == 0)
-                .group_by(OutboxMail.recipient)
-            ).all()
-        }
-        ready = [
-            Due(int(ident), str(recipient), b"", 0)
-            for ident, recipient, held in session.execute(
-                select(OutboxMail.id, OutboxMail.recipient, OutboxMail.next_attempt_at != OutboxMail.created_at)
-                .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
-                .order_by(OutboxMail.id)
-            ).all()
-            if not held or int(ident) < waiting.get(str(recipient), int(ident) + 1)
-        ]
+        # Each recipient's first mail waiting for a retry, and its first waiting for its
+        # moment, never tried: none of its mails after them (held ones, for the second) is due.
+        # (Three queries on the unsent rows, whatever the outbox holds.)
+        first_failed, first_held = (
+            {
+                str(recipient): int(first)
+                for recipient, first in session.execute(
+                    select(OutboxMail.recipient, func.min(OutboxMail.id))
+                    .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at > moment, tried)
+                    .group_by(OutboxMail.recipient)
+                ).all()
+            }
+            for tried in (OutboxMail.attempts > 0, OutboxMail.attempts == 0)
+        )
+        ready = []
+        for ident, recipient, held in session.execute(
+            select(
+                OutboxMail.id,
+                OutboxMail.recipient,
+                (OutboxMail.attempts == 0) & (OutboxMail.next_attempt_at != OutboxMail.created_at),
+            )
+            .where(OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= moment)
+            .order_by(OutboxMail.id)
+        ).all():
+            key, number = str(recipient), int(ident)
+            if number > first_failed.get(key, number) or (held and number > first_held.get(key, number)):
+                continue
+            ready.append(Due(number, key, b"", 0))
         # The first ``limit`` of a random interleaving: each recipient's first mails, in order.
         chosen = [mail.id for mail in shuffled(ready, chance)[:limit]]
         rows = {
@@ -237,8 +273,17 @@ BATCH = 50
 def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     """Send the mails due, through the relay, each marked sent as soon as the relay took it
     (a mail it refused, or a relay that cannot be reached: tried again later, waiting twice as
-    long each time): in batches of :data:`BATCH`, each drawn at random from all that are due,
-    until none is left (at most a hundred batches a call). How many were sent."""
+    long each time, the recipient's later mails waiting behind it): in batches of
+    :data:`BATCH`, each drawn at random from all that are due, until none is left (at most a
+    hundred batches a call). How many were sent.
+
+    One sender at a time on a database: a mail is read as due (:func:`due`), sent, then
+    marked sent, with no claim on it between, so two calls at once could both send it.
+    ``MailService`` makes this hold: its sender thread is the only caller while it runs, and
+    :meth:`MailService.round` (the tests', without that thread) takes the same lock; and one
+    judge runs on a database (``fogdip mail`` beside ``fogdip serve``, or ``serve --mail``).
+    A crash between the relay's taking a mail and its mark sends it again, with the same
+    Message-ID (at least once)."""
     sent = 0
     for _batch in range(100):
         mails = due(db, moment, BATCH)
@@ -251,8 +296,27 @@ def send_due(db: Database, settings: MailSettings, moment: datetime) -> int:
     return sent
 
 
+def refused_for_good(exc: Exception) -> bool:
+    """Whether the relay refused every recipient of a mail for good (5xx: no such address):
+    tried again, it would be refused again.
+
+    >>> refused_for_good(smtplib.SMTPRecipientsRefused({"a@x.example": (550, b"no such user")}))
+    True
+    >>> refused_for_good(smtplib.SMTPRecipientsRefused({"a@x.example": (451, b"greylisted")}))
+    False
+    >>> refused_for_good(smtplib.SMTPSenderRefused(530, b"log in first", "judge@j.example"))
+    False
+    """
+    if not isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return False  # (a sender refused, 530 "log in first": the judge's relay set up wrong)
+    codes = [int(code) for code, _message in exc.recipients.values()]
+    return bool(codes) and all(500 <= code < 600 for code in codes)
+
+
 def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Due]) -> int:
-    """Send ``mails`` through one connection to the relay. How many were sent."""
+    """Send ``mails`` through one connection to the relay. How many were sent. Once a mail of
+    a recipient failed, the recipient's later mails in the batch are left (unsent, untried):
+    they wait behind it (:func:`due`)."""
     sent = 0
     try:
         relay = _connect(settings)
@@ -261,8 +325,11 @@ def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Du
         for mail in mails:
             _mark(db, mail, moment, f"relay unreachable: {exc}", settings)
         return 0
+    failed: set[str] = set()
     try:
         for mail in mails:
+            if mail.recipient in failed:
+                continue
             if mail.recipient.rpartition("@")[2].strip().lower() == settings.domain.strip().lower():
                 # An address at the judge's own domain (a seat's, given as a player's): never
                 # sent, so that the judge never mails itself in a loop; done with, not retried.
@@ -275,7 +342,11 @@ def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Du
                 break
             except (OSError, smtplib.SMTPException) as exc:
                 log().warning("mail %s was not taken by the relay: %s", mail.id, exc)
-                _mark(db, mail, moment, str(exc), settings)
+                if refused_for_good(exc) or mail.attempts + 1 >= settings.attempts:
+                    _give_up(db, mail, moment, f"given up after {mail.attempts + 1} attempts: {exc}"[:500])
+                else:
+                    _mark(db, mail, moment, str(exc), settings)
+                    failed.add(mail.recipient)
                 continue
             _mark(db, mail, moment, None, settings)
             sent += 1
@@ -287,4 +358,17 @@ def _send(db: Database, settings: MailSettings, moment: datetime, mails: list[Du
     return sent
 
 
-__all__ = ["BATCH", "Due", "canonical", "due", "held_until", "queue", "retry_now", "send_due", "shuffled"]
+__all__ = [
+    "BATCH",
+    "QUEUED",
+    "Due",
+    "canonical",
+    "due",
+    "held_from",
+    "held_until",
+    "queue",
+    "refused_for_good",
+    "retry_now",
+    "send_due",
+    "shuffled",
+]

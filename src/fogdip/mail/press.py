@@ -25,7 +25,7 @@ from fogdip.game.seats import Member
 from fogdip.game.settings import PressMode, Role
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import outgoing
-from fogdip.mail.outbox import held_until, queue
+from fogdip.mail.outbox import held_from, held_until, queue
 from fogdip.server.models import MAIL_MASTER, Delivery, GameRow, MailPlayer
 from fogdip.server.models import Message as MessageRow
 
@@ -79,13 +79,20 @@ def last_message(session: Session, game_id: str, power: str) -> int:
 
 
 def queue_press(
-    session: Session, settings: MailSettings, game_id: str, moment: datetime, chance: random.Random | None = None
+    session: Session,
+    settings: MailSettings,
+    game_id: str,
+    moment: datetime,
+    chance: random.Random | None = None,
+    *,
+    noticed: datetime | None = None,
 ) -> int:
     """Queue, in this transaction, one mail for each message delivered to a mail player's
     power of ``game_id`` since its last (not those it sent itself), and count them as
     mailed; each held after the message's moment (:func:`~fogdip.mail.outbox.held_until`:
-    the hold, and a spread drawn from ``chance``, default the OS's randomness). How many
-    were queued."""
+    the hold, and a spread drawn from ``chance``, default the OS's randomness), or after
+    ``noticed``, when the judge's loop saw it, if later (:func:`~fogdip.mail.outbox.held_from`:
+    another process's clock behind the judge's). How many were queued."""
     game = session.get(GameRow, game_id)
     if game is None:
         return 0
@@ -130,7 +137,7 @@ def queue_press(
             )
             # Held after the message's moment, like a turn's mails: whom else it reaches by
             # mail is not told by when it comes.
-            queue(session, mail, moment, held_until(sent, settings, chance))
+            queue(session, mail, moment, held_until(held_from(sent, noticed), settings, chance))
             count += 1
     return count
 

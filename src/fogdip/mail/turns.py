@@ -38,7 +38,7 @@ from fogdip.game.settings import Status
 from fogdip.mail.commands import HELP
 from fogdip.mail.config import MailSettings
 from fogdip.mail.letters import master_letter, outgoing, reminder_letter, turn_letter
-from fogdip.mail.outbox import held_until, queue
+from fogdip.mail.outbox import held_from, held_until, queue
 from fogdip.mail.press import queue_press
 from fogdip.maps import master_scene_of, render_svg
 from fogdip.maps.png import PngUnavailable, svg_to_png
@@ -246,6 +246,8 @@ def queue_game(
     game_id: str,
     moment: datetime,
     chance: random.Random | None = None,
+    *,
+    noticed: datetime | None = None,
 ) -> int:
     """Queue what is due to the mail players of ``game_id`` (welcomes, turns not yet mailed,
     the end): the mails built (their maps drawn) from a read of the game, outside any write
@@ -253,7 +255,8 @@ def queue_game(
     whose counters are still as read (a row another process moved on meanwhile is left: its
     mails were queued there). Each is held after its event (:func:`_plan_game`), to
     :func:`~fogdip.mail.outbox.held_until` (a draw of its own from ``chance``, default the
-    OS's randomness); built after its hold ran out (a slow machine), it is due at once, and
+    OS's randomness), counted from the event's moment or from ``noticed``, when the loop saw
+    it, if later (:func:`~fogdip.mail.outbox.held_from`); built after its hold ran out (a slow machine), it is due at once, and
     the log says so, naming no seat. How many mails were queued."""
     with db.reading() as session:
         plans = _plan_game(session, reads, settings, game_id)
@@ -261,7 +264,10 @@ def queue_game(
         return 0
     built = now()
     holds = [
-        event + timedelta(seconds=settings.hold) for plan in plans for _mail, event in plan.mails if event is not None
+        held_from(event, noticed) + timedelta(seconds=settings.hold)
+        for plan in plans
+        for _mail, event in plan.mails
+        if event is not None
     ]
     if settings.hold > 0 and holds and built > min(holds) and built - min(holds) < timedelta(hours=1):
         # (A turn an hour old is a judge that was down, not one that was slow.)
@@ -285,7 +291,8 @@ def queue_game(
             if row is None or (row.welcomed, row.mailed_turns, row.ended) != plan.read:
                 continue
             for mail, event in plan.mails:
-                queue(session, mail, moment, None if event is None else held_until(event, settings, chance))
+                held = None if event is None else held_until(held_from(event, noticed), settings, chance)
+                queue(session, mail, moment, held)
                 count += 1
             row.welcomed, row.mailed_turns, row.ended = plan.after
     return count
@@ -345,11 +352,21 @@ def install(db: Database, settings: MailSettings, wake: threading.Event) -> None
     db.on_commit(committed)
 
 
-def catch_up(db: Database, reads: ReadCache, settings: MailSettings, chance: random.Random | None = None) -> int:
+def catch_up(
+    db: Database,
+    reads: ReadCache,
+    settings: MailSettings,
+    chance: random.Random | None = None,
+    *,
+    noticed: datetime | None = None,
+) -> int:
     """Queue the mails of every game whose turns were played (or mail players seated, or that
     ended) and are not yet mailed, and the press not yet mailed: each game in a transaction of
-    its own, each held mail's moment drawn from ``chance`` (default: the OS's randomness). How
-    many were queued."""
+    its own, each held mail's moment drawn from ``chance`` (default: the OS's randomness) and
+    held from its event's moment or ``noticed`` (default: when this call looked, before
+    building anything), whichever is later: a clock of the process that played the turn
+    behind the judge's does not cut the hold short. How many were queued."""
+    noticed = noticed or now()
     with db.reading() as session:
         games = sorted(
             set(
@@ -377,12 +394,12 @@ def catch_up(db: Database, reads: ReadCache, settings: MailSettings, chance: ran
     for game_id in pressed:
         try:
             with db.transaction() as session:
-                count += queue_press(session, settings, game_id, now(), chance)
+                count += queue_press(session, settings, game_id, now(), chance, noticed=noticed)
         except Exception:
             log().exception("the press of game %s could not be queued; it is tried again", game_id)
     for game_id in games:
         try:
-            count += queue_game(db, reads, settings, game_id, now(), chance)
+            count += queue_game(db, reads, settings, game_id, now(), chance, noticed=noticed)
         except Exception:
             log().exception("the mails of game %s could not be queued; they are tried again", game_id)
     return count
