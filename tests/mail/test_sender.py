@@ -169,19 +169,29 @@ def _outbox(folder: Path, handler: _Refusing, **settings: object) -> tuple[Datab
     return db, chosen.with_overrides(**settings), relay
 
 
+def _queue_now(db: Database, settings: MailSettings, mails: list[tuple[str, str]]) -> datetime:
+    """Queue ``mails`` (recipient, text), in that order, not held; when they were queued."""
+    start = datetime.now(UTC)
+    with db.transaction() as session:
+        for to, text in mails:
+            queue(session, outgoing(to, "turn", text, sender=settings.judge), start)
+    return start
+
+
 def test_a_recipient_s_mails_keep_their_order_after_a_refusal(tmp_path: Path) -> None:
     # The relay refuses France's spring report once (451: greylisting, a busy moment).
     handler = _Refusing("report of turn S1901M", "451 4.7.1 try again later", 1)
     db, settings, relay = _outbox(tmp_path, handler)
     try:
-        start = datetime.now(UTC)
-        with db.transaction() as session:
-            for to, text in (
+        start = _queue_now(
+            db,
+            settings,
+            [
                 ("fr@p.test", "report of turn S1901M"),
                 ("fr@p.test", "report of turn F1901M"),
                 ("en@p.test", "England's spring report"),
-            ):
-                queue(session, outgoing(to, "turn", text, sender=settings.judge), start)
+            ],
+        )
         assert send_due(db, settings, start) == 1  # England's; France's autumn waits behind its spring
         assert handler.got == [("en@p.test", "England's spring report")]
         assert send_due(db, settings, start + timedelta(seconds=5)) == 0  # spring's retry not yet due
@@ -200,10 +210,9 @@ def test_a_mail_given_up_on_holds_up_no_later_mail(tmp_path: Path) -> None:
     handler = _Refusing("report of turn S1901M", "451 4.7.1 try again later", 99)
     db, settings, relay = _outbox(tmp_path, handler, attempts=2)
     try:
-        start = datetime.now(UTC)
-        with db.transaction() as session:
-            for text in ("report of turn S1901M", "report of turn F1901M"):
-                queue(session, outgoing("fr@p.test", "turn", text, sender=settings.judge), start)
+        start = _queue_now(
+            db, settings, [("fr@p.test", "report of turn S1901M"), ("fr@p.test", "report of turn F1901M")]
+        )
         assert send_due(db, settings, start) == 0 and handler.got == []
         assert send_due(db, settings, start + timedelta(seconds=60)) == 1
         assert handler.got == [("fr@p.test", "report of turn F1901M")]
@@ -211,6 +220,34 @@ def test_a_mail_given_up_on_holds_up_no_later_mail(tmp_path: Path) -> None:
             first = session.execute(select(OutboxMail).order_by(OutboxMail.id)).scalars().first()
             assert first is not None and first.sent_at is not None and first.attempts == 1
             assert str(first.last_error).startswith("given up after 2 attempts")
+    finally:
+        relay.stop()
+        db.dispose()
+
+
+class _NoSuchUser(_Refusing):
+    """A relay that refuses the address ``gone@p.test`` for good (550), and takes the rest."""
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
+        if address == "gone@p.test":
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+def test_an_address_refused_for_good_is_given_up_at_once(tmp_path: Path) -> None:
+    handler = _NoSuchUser("nothing refused here", "451 never", 0)
+    db, settings, relay = _outbox(tmp_path, handler)
+    try:
+        start = _queue_now(db, settings, [("gone@p.test", "first"), ("gone@p.test", "second"), ("fr@p.test", "hello")])
+        assert send_due(db, settings, start) == 1 and handler.got == [("fr@p.test", "hello")]
+        assert send_due(db, settings, start) == 0  # the second was given up on too, not retried
+        with db.reading() as session:
+            rows = session.execute(select(OutboxMail).where(OutboxMail.recipient == "gone@p.test")).scalars().all()
+        assert len(rows) == 2 and all(row.sent_at is not None and row.attempts == 0 for row in rows)
+        assert all("550" in str(row.last_error) and "given up" in str(row.last_error) for row in rows)
     finally:
         relay.stop()
         db.dispose()
