@@ -154,14 +154,16 @@ def test_the_game_master_s_view_does_not_read_every_turn(server: ServerProcess) 
             if len(filed) >= 6:
                 break
             time.sleep(0.1)
-        time.sleep(0.5)
         times = []
-        for _ in range(15):
-            start = time.perf_counter()
-            assert as_master.get(f"/api/v1/games/{game.id}/view").status_code == 200
-            times.append(time.perf_counter() - start)
-        # The quickest: the view's own cost. On a loaded 2-core machine (the suite's other
-        # worker, the bot's process) a median of milliseconds still takes in others' work.
+        for _ in range(4):
+            # Rounds a second apart: a burst of others' work on a loaded 2-core machine (the
+            # suite's other worker, the bot's process) lasts longer than one round of reads.
+            time.sleep(1.0)
+            for _ in range(15):
+                start = time.perf_counter()
+                assert as_master.get(f"/api/v1/games/{game.id}/view").status_code == 200
+                times.append(time.perf_counter() - start)
+        # The quickest: the view's own cost; a median of milliseconds takes in others' work.
         return min(times)
 
     timed = {}
