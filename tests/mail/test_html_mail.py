@@ -48,6 +48,12 @@ HIDING = {
     "linked sheet": '<link rel="stylesheet" href="https://x.example/h.css"><p>A PAR H</p>',
     "p hidden, implied end": "<p hidden>preview</p><p hidden>x<p>A PAR - BUR</p><p>READY</p>",
     "li hidden, implied end": "<ul><li hidden>x<li>READY</ul>",
+    "comment in a sheet's string": '<style>.x{font-family:"/*";display:none;font-family:"*/"}</style>'
+    '<p>A PAR H</p><div class="x">DRAW</div>',
+    "comment joining a sheet's value": '<style>.x{display:/*}y{*/none}</style><p>A PAR H</p><div class="x">DRAW</div>',
+    "escaped import": "<style>@\\69mport url(https://x.example/h.css);</style><p>A PAR H</p>",
+    "light grey on grey": '<p>A PAR H</p><div style="color:#ccc;background-color:rgb(204, 204, 204)">DRAW</div>',
+    "background image": '<p>A PAR H</p><div style="background:url(https://x.example/black.png)">DRAW</div>',
 }
 
 
@@ -93,10 +99,10 @@ def test_text_in_the_head_is_shown_and_read() -> None:
 
 GMAIL = (
     '<div dir="ltr"><div class="gmail_default" style="font-family:verdana,sans-serif;font-size:small;'
-    'color:#000000">A PAR - BUR</div><div class="gmail_default" style="font-family:verdana,sans-serif;'
+    'color:#000000">A PAR - <span style="background-color:rgb(255,255,0)">BUR</span></div><div class="gmail_default" style="font-family:verdana,sans-serif;'
     'font-size:small;color:#000000">F BRE - MAO</div><div><br></div><div><span style="font-size:12.8px">READY'
     '</span></div><div><br></div><span class="gmail_signature_prefix">-- </span><br><div dir="ltr" '
-    'class="gmail_signature"><div dir="ltr"><font color="#888888">Anne, Paris</font></div></div></div><br>'
+    'class="gmail_signature"><div dir="ltr"><font color="#999999">Anne, Paris</font></div></div></div><br>'
     '<div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Mon, Jan 5, 2026 at 10:00\u202fAM fogdip '
     'judge &lt;<a href="mailto:g1-france-s3cret@judge.example">g1-france-s3cret@judge.example</a>&gt; wrote:<br>'
     '</div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid '
@@ -131,6 +137,13 @@ span.EmailStyle19
 .MsoChpDefault
 \t{mso-style-type:export-only;
 \tfont-size:10.0pt;}
+@list l0:level1
+\t{mso-level-number-format:bullet;
+\tmso-level-text:\\F0B7;
+\tmso-level-tab-stop:none;
+\tmso-level-number-position:left;
+\ttext-indent:-18.0pt;
+\tfont-family:Symbol;}
 @page WordSection1
 \t{size:612.0pt 792.0pt;
 \tmargin:72.0pt 72.0pt 72.0pt 72.0pt;}
@@ -142,7 +155,9 @@ div.WordSection1
 <body lang="EN-GB" link="#467886" vlink="#96607D" style="word-wrap:break-word">
 <div class="WordSection1">
 <p class="MsoNormal"><span style="font-size:11.0pt">A PAR - BUR<o:p></o:p></span></p>
-<p class="MsoNormal" style="margin-left:36.0pt;text-indent:-18.0pt;mso-list:l0 level1 lfo1">READY<o:p></o:p></p>
+<p class="MsoListParagraph" style="margin-left:36.0pt;text-indent:-18.0pt;mso-list:l0 level1 lfo1"><![if !supportLists]>
+<span style="font-family:Symbol"><span style="mso-list:Ignore">\u00b7<span style="font:7.0pt &quot;Times New Roman&quot;">
+&nbsp;&nbsp; </span></span></span><![endif]>READY<o:p></o:p></p>
 <p class="MsoNormal"><o:p>&nbsp;</o:p></p>
 <div style="border:none;border-top:solid #B5C4DF 1.0pt;padding:3.0pt 0cm 0cm 0cm">
 <p class="MsoNormal"><b><span lang="EN-US" style="font-size:11.0pt">From:</span></b><span lang="EN-US"
@@ -192,7 +207,7 @@ THUNDERBIRD = (
     ("html", "said"),
     [
         (GMAIL, ("A PAR - BUR", "F BRE - MAO", "", "READY")),
-        (OUTLOOK, ("A PAR - BUR", "READY")),
+        (OUTLOOK, ("A PAR - BUR", "\u00b7 READY")),  # a bulleted line, its bullet shown as Outlook's readers show it
         (OUTLOOK_COM, ("A PAR - BUR", "READY")),
         (APPLE_MAIL, ("A PAR - BUR", "READY")),
         (THUNDERBIRD, ("A PAR - BUR", "READY")),

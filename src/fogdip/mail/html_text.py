@@ -61,7 +61,10 @@ _HARMLESS = _names(
     "list-style-position border-collapse border-spacing table-layout box-sizing float clear cursor "
     "caret-color page size panose-1 src orphans widows tab-stops layout-grid-mode text-rendering "
     "-webkit-font-smoothing empty-cells caption-side page-break-before page-break-after page-break-inside "
-    "font-display width min-width min-height"
+    "font-display width min-width min-height font-size-adjust font-variant-alternates font-variant-east-asian "
+    "font-variant-position font-variant-numeric font-optical-sizing font-synthesis -webkit-tap-highlight-color "
+    "text-decoration-thickness text-underline-offset text-underline-position text-decoration-skip-ink hyphens "
+    "tab-size -webkit-text-stroke-color text-align-last"
 )
 _BOX = re.compile(r"(border|padding|outline)(-[a-z-]+)?")
 _DISPLAYED = _names(
@@ -75,6 +78,7 @@ _DARK_NAMES = _names(
     "dimgray dimgrey darkslategray darkslategrey brown indigo midnightblue auto inherit initial "
     "currentcolor"
 )
+_BACKGROUND_WORDS = _names("none repeat no-repeat repeat-x repeat-y scroll fixed")
 _LIGHT_NAMES = _names("white window transparent none inherit initial ivory snow yellow")
 _LENGTH = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))([a-z%]*)$")
 #: CSS pixels in each unit (relative units at a 16-pixel font).
@@ -107,21 +111,28 @@ def _lengths(value: str) -> list[tuple[float, str]] | None:
 
 
 def _brightness(value: str) -> float | None:
-    """How light a CSS colour is, 0 (black) to 1 (white); ``None`` if not read here (or not
-    opaque).
+    """How light a CSS colour looks (its luma), 0 (black) to 1 (white); ``None`` if not read
+    here (or not opaque).
 
     >>> _brightness("#FFF"), _brightness("rgb(0, 0, 0)"), _brightness("#1F497D") < 0.5, _brightness("rgba(0,0,0,0)")
     (1.0, 0.0, True, None)
+    >>> round(_brightness("rgb(255, 255, 0)") or 0, 3), round(_brightness("#999") or 0, 3)
+    (0.886, 0.6)
     """
     value = value.strip().lower()
     if re.fullmatch(r"#[0-9a-f]{3}", value):
         value = "#" + "".join(c * 2 for c in value[1:])
     if re.fullmatch(r"#[0-9a-f]{6}", value):
-        return sum(int(value[i : i + 2], 16) for i in (1, 3, 5)) / 765
+        return _luma(int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
     matched = re.fullmatch(r"rgba?\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(1|1\.0*)\s*)?\)", value)
     if matched:
-        return min(sum(int(matched[i]) for i in (1, 2, 3)) / 765, 1.0)
+        return _luma(*(min(int(matched[i]), 255) for i in (1, 2, 3)))
     return None
+
+
+def _luma(red: int, green: int, blue: int) -> float:
+    """How light a colour looks to the eye, 0 to 1 (ITU-R BT.601 weights)."""
+    return (0.299 * red + 0.587 * green + 0.114 * blue) / 255
 
 
 def _text_colour_hides(value: str) -> bool:
@@ -130,15 +141,19 @@ def _text_colour_hides(value: str) -> bool:
     if value in _DARK_NAMES:
         return False
     light = _brightness(value)
-    return light is None or light > 0.55
+    return light is None or light > 0.7
 
 
 def _background_hides(value: str) -> bool:
-    """Whether a background may hide dark text: dark, or not known here."""
-    if value in _LIGHT_NAMES:
-        return False
-    light = _brightness(value)
-    return light is None or light < 0.65
+    """Whether a background (a colour, or the ``background`` shorthand) may hide dark text:
+    dark, an image, or not known here."""
+    for part in re.findall(r"rgba?\([^)]*\)|#[0-9a-z]+|[^\s,]+", value):
+        if part in _LIGHT_NAMES or part in _BACKGROUND_WORDS:
+            continue
+        light = _brightness(part)
+        if light is None or light < 0.8:
+            return True
+    return not value
 
 
 def _declaration_hides(name: str, value: str) -> bool:
@@ -156,7 +171,7 @@ def _declaration_hides(name: str, value: str) -> bool:
     if name in ("color", "mso-color-alt", "-webkit-text-fill-color"):
         return _text_colour_hides(value)
     if name in ("background", "background-color", "mso-highlight"):
-        return any(_background_hides(part) for part in value.split()) if value else True
+        return _background_hides(value)
     if name in ("font-size", "font"):
         if value in _FONT_KEYWORDS:
             return False
@@ -176,6 +191,8 @@ def _declaration_hides(name: str, value: str) -> bool:
         return lengths is None or any(px < floor or px > 400 for px, _unit in lengths)
     if _BOX.fullmatch(name):
         return False
+    if name == "-webkit-text-stroke-width":
+        return lengths is None or any(px > 1 for px, _unit in lengths)
     if name == "position":
         return value != "static"
     return True  # anything else (mso-hide, clip, transform, filter, zoom, content...)
@@ -183,23 +200,41 @@ def _declaration_hides(name: str, value: str) -> bool:
 
 def _style_hides(css: str, *, sheet: bool) -> str | None:
     """The first thing in CSS (a ``style`` attribute, or a ``<style>`` sheet if ``sheet``)
-    that can hide text, in words; ``None`` if nothing can. A sheet's comments are dropped (mail
-    programs write them); a ``style`` attribute's, and any escape, are refused."""
-    if "\\" in css:
-        return "a CSS escape"
-    if sheet:
-        css = re.sub(r"/\*.*?(\*/|$)", " ", css.replace("<!--", " ").replace("-->", " "), flags=re.S)
-    elif "/*" in css:
-        return "a CSS comment in a style"
+    that can hide text, in words; ``None`` if nothing can. In a ``style`` attribute, an escape
+    or a comment is refused. A sheet (where mail programs write comments) is looked at twice,
+    once without its comments and once with their text kept, so that a comment can neither
+    join nor hide a declaration a browser applies.
+
+    >>> _style_hides('.x{font-family:"/*";display:none;font-family:"*/"}', sheet=True)
+    'a style that can hide text (display: none)'
+    >>> _style_hides(".x{display:/*}x{*/none}", sheet=True)
+    'a style that can hide text (display: none)'
+    """
+    if not sheet:
+        if "\\" in css:
+            return "a CSS escape"
+        return "a CSS comment in a style" if "/*" in css else _declarations_hide(css, sheet=False)
+    css = css.replace("<!--", " ").replace("-->", " ")
+    without = re.sub(r"/\*.*?(\*/|$)", " ", css, flags=re.S)
+    kept = css.replace("/*", " ").replace("*/", " ")
+    return _declarations_hide(without, sheet=True) or _declarations_hide(kept, sheet=True)
+
+
+def _declarations_hide(css: str, *, sheet: bool) -> str | None:
+    """The first declaration in CSS with no comments that can hide text, in words (or an
+    escape, but in an ``mso-`` value of a sheet: Outlook's list bullets, ``mso-level-text:\\F0B7``)."""
     pieces = re.split(r"([;{}])", css)
     for piece, after in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
         piece = piece.strip()
-        if piece.lower().startswith("@import"):
+        if piece.lower().startswith("@import") or (piece.startswith("@") and "\\" in piece):
             return "an imported style sheet"
         if ":" not in piece or piece.startswith("@") or after == "{":
             continue  # not a declaration: a selector (a:link, p.MsoNormal) or an at-rule heads a block
         name, _colon, value = piece.partition(":")
         name = name.strip().lower()
+        mso_value = sheet and name.startswith("mso-") and "\\" not in name and not _declaration_hides(name, "")
+        if "\\" in piece and not mso_value:
+            return "a CSS escape"
         if _declaration_hides(name, value):
             return f"a style that can hide text ({name}: {' '.join(value.split())})"
     return None
