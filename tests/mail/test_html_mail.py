@@ -55,6 +55,7 @@ HIDING = {
     "comment joining a sheet's value": '<style>.x{display:/*}y{*/none}</style><p>A PAR H</p><div class="x">DRAW</div>',
     "escaped import": "<style>@\\69mport url(https://x.example/h.css);</style><p>A PAR H</p>",
     "light grey on grey": '<p>A PAR H</p><div style="color:#ccc;background-color:rgb(204, 204, 204)">DRAW</div>',
+    "hidden in an odd tag (refused, to be safe)": "<p>A PAR H</p><div title=a/hidden>DRAW</div>",
     "background image": '<p>A PAR H</p><div style="background:url(https://x.example/black.png)">DRAW</div>',
 }
 

@@ -94,13 +94,15 @@ def _lengths(value: str) -> list[tuple[float, str]] | None:
     """The lengths in a CSS value (in pixels, with their unit), words ignored; ``None`` if a
     number has a unit not known here.
 
-    >>> _lengths("0 0 0 .8ex"), _lengths("12pt/1.5 Calibri"), _lengths("10vw")
-    ([(0.0, ''), (0.0, ''), (0.0, ''), (6.4, 'ex')], [(16.0, 'pt')], None)
+    >>> _lengths("0 0 0 .8ex"), _lengths("12pt/1.5 Calibri"), _lengths("10vw"), _lengths("-1e9px")
+    ([(0.0, ''), (0.0, ''), (0.0, ''), (6.4, 'ex')], [(16.0, 'pt')], None, None)
     """
     found: list[tuple[float, str]] = []
     for token in re.split(r"[\s,/()]+", value):
         matched = _LENGTH.match(token)
         if matched is None:
+            if any(c.isdigit() for c in token):  # 1e9px, 1px*0: not read here
+                return None
             continue
         number, unit = float(matched[1]), matched[2]
         if unit not in _PIXELS:
@@ -187,8 +189,8 @@ def _declaration_hides(name: str, value: str) -> bool:
     if name in ("margin", "text-indent", "vertical-align", "letter-spacing", "word-spacing") or name.startswith(
         "margin-"
     ):
-        floor = -2.0 if name.endswith("-spacing") else -100.0
-        return lengths is None or any(px < floor or px > 400 for px, _unit in lengths)
+        floor = -1.0 if name.endswith("-spacing") else -100.0
+        return lengths is None or any(px < floor or px > 400 or (unit == "%" and px > 4) for px, unit in lengths)
     if _BOX.fullmatch(name):
         return False
     if name == "-webkit-text-stroke-width":
@@ -358,6 +360,8 @@ def _read(html: str) -> _TextOf:
     except Exception:  # html.parser is lenient; a last guard
         reader.hiding = reader.hiding or "HTML that could not be read"
     reader._break()
+    if reader.hiding is None and _HIDDEN_IN_A_TAG.search(html):
+        reader.hiding = "a hidden element"
     return reader
 
 
@@ -394,6 +398,11 @@ def html_reading(html: str) -> tuple[str, str | None]:
     """:func:`html_text` and :func:`html_hiding` in one reading."""
     reader = _read(html)
     return "\n".join(reader.lines).strip("\n"), reader.hiding
+
+
+#: The word ``hidden`` anywhere in a tag, however its attributes are written: where a browser
+#: and Python's parser would part on an odd tag, the word alone is enough to refuse it.
+_HIDDEN_IN_A_TAG = re.compile(r"<[^<>]*\bhidden\b[^<>]*>", re.IGNORECASE)
 
 
 __all__ = ["html_hiding", "html_reading", "html_text"]
