@@ -376,11 +376,13 @@ def test_an_unclosed_press_block_keeps_the_quote_stripping() -> None:
     assert read_letter(mail(quoted)).lines == ("ENDPRESS", "READY")
 
 
-def test_html_styled_hidden_is_not_read() -> None:
+def test_html_styled_hidden_is_not_read_at_all() -> None:
     html = (
         '<div style="display:none;max-height:0">DRAW<div>READY</div></div>'
         "<p>A PAR - BUR</p>"
         '<span style="visibility: hidden">NODRAW</span><p hidden>STATUS</p>'
         "<div><div>F BRE H</div></div><br>"
     )
-    assert read_letter(mail(html=html)).lines == ("A PAR - BUR", "F BRE H")
+    letter = read_letter(mail(html=html))  # (review F4: what hides text is refused whole)
+    assert letter.lines == ()
+    assert any("plain text" in problem for problem in letter.problems)

@@ -24,8 +24,9 @@ from email import errors as email_errors
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
-from html.parser import HTMLParser
 from types import MappingProxyType
+
+from fogdip.mail.html_text import html_reading, html_text
 
 #: The most text read from a letter, in characters: orders and press fit many times over.
 MAX_TEXT = 100_000
@@ -89,6 +90,11 @@ def read_letter(raw: bytes, *, envelope_sender: str | None = None, envelope_reci
 
 
 UNREADABLE = "the mail could not be read at all: send it again as plain text"
+#: The answer to an HTML-only mail that could hide text from its sender: nothing in it is read.
+HTML_HIDING = (
+    "the mail is in HTML only and holds {hiding}: the judge reads plain text only for such mail, so"
+    " nothing in it was read or carried out; send your orders as plain text"
+)
 NO_TEXT = "the mail has no text to read (no plain-text or HTML part): write the commands in the mail's own text"
 
 
@@ -209,7 +215,11 @@ def _body_text(message: Message, problems: list[str]) -> str:
     if plain is not None:
         return _decoded(plain, problems)
     if html is not None:
-        return html_text(_decoded(html, problems))
+        text, hiding = html_reading(_decoded(html, problems))
+        if hiding is not None:
+            problems.append(HTML_HIDING.format(hiding=hiding))
+            return ""
+        return text
     problems.append(NO_TEXT)
     return ""
 
@@ -263,168 +273,10 @@ def _decoded(part: Message, problems: list[str]) -> str:
     return text
 
 
-# --- HTML -----------------------------------------------------------------------------------
-
-_BLOCKS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "br",
-        "dd",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "main",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "tbody",
-        "td",
-        "th",
-        "thead",
-        "tr",
-        "ul",
-    ]
-)
-_HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript"})
-#: Elements that hold nothing (no end tag).
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-)
-_CONCEALING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-
-
-def _concealed(attrs: list[tuple[str, str | None]]) -> bool:
-    """Whether an element's attributes hide it from the reader: ``hidden``, or a style of
-    ``display: none`` or ``visibility: hidden`` (a mail's hidden preview text; or lines
-    meant to be read as commands by the judge but not seen by the player who forwards it).
-
-    >>> _concealed([("style", "color: red; DISPLAY : None")]), _concealed([("hidden", None)])
-    (True, True)
-    >>> _concealed([("style", "display: block")])
-    False
-    """
-    for name, value in attrs:
-        if name == "hidden" or (name == "style" and value and _CONCEALING.search(value)):
-            return True
-    return False
-
-
-class _TextOf(HTMLParser):
-    """HTML as the text a reader sees: a line break at each block, entities decoded, scripts
-    and styles dropped, elements styled hidden dropped with all they hold (:func:`_concealed`),
-    each line of a ``<blockquote>`` (a quoted reply) marked ``> ``."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
-        self.current: list[str] = []
-        self.hidden = 0
-        #: The hidden element we are in, and how deep in elements of its tag (0: none).
-        self.concealed_tag = ""
-        self.concealed = 0
-        self.quoted = 0
-        self.pre = 0
-
-    def _break(self, blank: bool = False) -> None:
-        """End the line begun (a blank one too if ``blank``: a ``<br>`` on its own)."""
-        words = "".join(self.current)
-        text = words if self.pre else " ".join(words.split())
-        if not text.strip() and not blank:
-            self.current = []
-            return
-        for line in text.split("\n") if self.pre else [text]:
-            self.lines.append(("> " * self.quoted + line) if line.strip() and self.quoted else line)
-        self.current = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.concealed:
-            self.concealed += tag == self.concealed_tag
-            return
-        if tag not in _VOID and _concealed(attrs):
-            self.concealed_tag, self.concealed = tag, 1
-            return
-        if tag in _HIDDEN:
-            self.hidden += 1
-        elif tag in _BLOCKS:
-            self._break(blank=tag == "br")
-            self.quoted += tag == "blockquote"
-            self.pre += tag == "pre"
-            self._rule(tag)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _BLOCKS and not self.concealed:
-            self._break(blank=tag == "br")
-            self._rule(tag)
-
-    def _rule(self, tag: str) -> None:
-        """A rule (``<hr>``) as plain-text mail writes it: Outlook heads a quoted reply so."""
-        if tag == "hr":
-            self.lines.append("_" * 32)
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.concealed:
-            self.concealed -= tag == self.concealed_tag
-            return
-        if tag in _HIDDEN:
-            self.hidden = max(self.hidden - 1, 0)
-        elif tag in _BLOCKS:
-            self._break()
-            if tag == "blockquote":
-                self.quoted = max(self.quoted - 1, 0)
-            if tag == "pre":
-                self.pre = max(self.pre - 1, 0)
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden and not self.concealed:
-            self.current.append(data)
-
-
-def html_text(html: str) -> str:
-    """The text of an HTML mail, a line for each block.
-
-    >>> print(html_text("<style>p {}</style><div>A PAR - BUR<br>F BRE &ndash; MAO</div><p>READY</p>"))
-    A PAR - BUR
-    F BRE – MAO
-    READY
-    >>> html_text("<p>Yes</p><blockquote><p>old letter</p></blockquote>").splitlines()
-    ['Yes', '> old letter']
-    >>> html_text('<p>A PAR H</p><div style="display:none"><div>DRAW</div></div><p>READY</p>').splitlines()
-    ['A PAR H', 'READY']
-    """
-    reader = _TextOf()
-    try:
-        reader.feed(html)
-        reader.close()
-    except Exception:  # html.parser is lenient; a last guard
-        pass
-    reader._break()
-    return "\n".join(reader.lines).strip("\n")
-
-
 # --- what the letter says -------------------------------------------------------------------
 
 _ATTRIBUTION = re.compile(
-    r"^\s*((on|le|el|il|op)\b.*\b(wrote|a écrit|escribió|ha scritto|schreef)\s*:?|am\b.*\bschrieb\b.*:)\s*$",
+    r"^\s*((on|le|el|il|op)\b.*\b(wrote|a écrit|escribió|ha scritto|schreef)\s*:?|am\b(?=.*\bschrieb\b).*:)\s*$",
     re.IGNORECASE,
 )
 _ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s", re.IGNORECASE)
@@ -469,31 +321,36 @@ def said_lines(text: str) -> tuple[str, ...]:
     ('READY',)
 
     A press block closed by its ``ENDPRESS`` is the writer's message, kept whole: its lines
-    that begin with ``>`` and a ``-- `` line in it are the message's own (:func:`_press_end`).
+    that begin with ``>`` and a ``-- `` line in it are the message's own (:class:`_Marks`).
 
     >>> said_lines("PRESS TO ITALY\\n> you said Tyrolia\\n-- \\nyour friend\\nENDPRESS\\n-- \\nAnne")
     ('PRESS TO ITALY', '> you said Tyrolia', '--', 'your friend', 'ENDPRESS')
+
+    A block whose ``ENDPRESS`` lies only past a quoted or forwarded mail's heading is not closed
+    (the quoted mail is not the writer's): reading stops at the heading as ever.
+
+    >>> said_lines("PRESS TO ITALY\\nlook\\n-------- Forwarded message --------\\nPRESS\\nx\\nENDPRESS\\nDRAW")
+    ('PRESS TO ITALY', 'look')
+
+    Each line is looked at a bounded number of times, so reading takes time in proportion to
+    the text, whatever it holds.
     """
     lines = [line.rstrip() for line in text.translate(_INVISIBLE).splitlines()]
+    marks = _Marks.of(lines)
     kept: list[str] = []
     index = 0
     while index < len(lines):
         line = lines[index]
-        end = _press_end(lines, index)
+        end = marks.press_end(index)
         if end is not None:
             kept.extend(lines[index : end + 1])
             index = end + 1
             continue
-        if line == "--":
+        if line == "--" or (marks.stop[index] == index and not marks.heading[index]):
             break
-        if _ORIGINAL.match(line) or (_RULE.match(line) and _next_starts(lines, index, "from:")):
-            break
-        if _header_block(lines, index):
-            break
-        heading = _attribution_length(lines, index)
+        heading = marks.heading[index]
         if heading:
-            following = next((other for other in lines[index + heading :] if other.strip()), "")
-            if not following.lstrip().startswith(">"):
+            if not marks.next_said(index + heading).lstrip().startswith(">"):
                 break
             index += heading
             continue
@@ -507,28 +364,65 @@ def said_lines(text: str) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def _press_end(lines: Sequence[str], index: int) -> int | None:
-    """Where the press block that begins at ``index`` ends (the index of its ``ENDPRESS``
-    line), or ``None``: no block begins there (a line whose first word is ``PRESS`` or
-    ``BROADCAST``, not quoted), or none is closed. Nothing in the block is read but whether a
-    line is ``ENDPRESS``, as :func:`fogdip.mail.commands.parse` reads it; an unclosed block
-    keeps the quote and signature stripping (a forgotten ``ENDPRESS`` never sends the quoted
-    mail below it as press).
+@dataclass(frozen=True)
+class _Marks:
+    """What each line of a letter is, found in one pass from the end (so that reading is
+    linear in the text): for each index ``i`` (and ``len(lines)``, where each holds
+    ``len(lines)``), the first line at or after ``i`` that is not blank, that is ``ENDPRESS``,
+    and that ends the writer's own text (a stop: a quoted or forwarded mail's heading); and the
+    length of the quote heading that begins at ``i`` (0: none).
 
-    >>> _press_end(["PRESS TO ITALY", "> hi", "endpress"], 0), _press_end(["PRESS TO ITALY", "> hi"], 0)
+    >>> marks = _Marks.of(["PRESS TO ITALY", "", "ENDPRESS", "-----Original Message-----", "ENDPRESS"])
+    >>> marks.nonblank[1], marks.endpress[0], marks.stop[0], marks.press_end(0)
+    (2, 2, 3, 2)
+    >>> _Marks.of(["PRESS TO ITALY", "> hi", "endpress"]).press_end(0), _Marks.of(["PRESS", "> hi"]).press_end(0)
     (2, None)
-    >>> _press_end(["> PRESS TO ITALY", "ENDPRESS"], 0) is None
+    >>> _Marks.of(["> PRESS TO ITALY", "ENDPRESS"]).press_end(0) is None
     True
     """
-    words = lines[index].split()
-    if not words or words[0].upper() not in ("PRESS", "BROADCAST"):
-        return None
-    return next((at for at in range(index + 1, len(lines)) if lines[at].strip().upper() == "ENDPRESS"), None)
 
+    lines: tuple[str, ...]
+    nonblank: tuple[int, ...]
+    endpress: tuple[int, ...]
+    stop: tuple[int, ...]
+    heading: tuple[int, ...]
 
-def _next_starts(lines: Sequence[str], index: int, word: str) -> bool:
-    following = next((line for line in lines[index + 1 :] if line.strip()), "")
-    return following.strip().lower().startswith(word)
+    @classmethod
+    def of(cls, lines: Sequence[str]) -> _Marks:
+        """The marks of ``lines``."""
+        count = len(lines)
+        nonblank, endpress, stop = [count] * (count + 1), [count] * (count + 1), [count] * (count + 1)
+        heading = [0] * (count + 1)
+        for at in range(count - 1, -1, -1):
+            line = lines[at]
+            nonblank[at] = at if line.strip() else nonblank[at + 1]
+            endpress[at] = at if line.strip().upper() == "ENDPRESS" else endpress[at + 1]
+            heading[at] = _attribution_length(lines, at)
+            following = lines[nonblank[at + 1]] if nonblank[at + 1] < count else ""
+            rule_then_from = _RULE.match(line) is not None and following.strip().lower().startswith("from:")
+            ends = _ORIGINAL.match(line) is not None or rule_then_from or _header_block(lines, at) or heading[at] > 0
+            stop[at] = at if ends else stop[at + 1]
+        return cls(tuple(lines), tuple(nonblank), tuple(endpress), tuple(stop), tuple(heading))
+
+    def next_said(self, index: int) -> str:
+        """The first line at or after ``index`` that is not blank (``""``: none)."""
+        found = self.nonblank[index]
+        return self.lines[found] if found < len(self.lines) else ""
+
+    def press_end(self, index: int) -> int | None:
+        """Where the press block that begins at ``index`` ends (the index of its ``ENDPRESS``
+        line), or ``None``: no block begins there (a line whose first word is ``PRESS`` or
+        ``BROADCAST``, not quoted), or it is not closed before the end or before a line that
+        ends the writer's own text (a forwarded or quoted mail's heading: an ``ENDPRESS`` below
+        it is that mail's). Nothing in the block is read but whether a line is ``ENDPRESS``, as
+        :func:`fogdip.mail.commands.parse` reads it, or such a heading; an unclosed block keeps
+        the quote and signature stripping (a forgotten ``ENDPRESS`` never sends the quoted mail
+        below it as press)."""
+        words = self.lines[index].split(maxsplit=1)
+        if not words or words[0].upper() not in ("PRESS", "BROADCAST"):
+            return None
+        end = self.endpress[index + 1]
+        return end if end < len(self.lines) and end < self.stop[index + 1] else None
 
 
 def _attribution_length(lines: Sequence[str], index: int) -> int:
