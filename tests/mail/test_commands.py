@@ -24,6 +24,14 @@ def test_bare_order_lines_and_commands() -> None:
     ]
 
 
+def test_a_bulleted_line_reads_as_the_line_itself() -> None:
+    """Outlook writes an HTML list's items out as "· READY": the bullet is not the command."""
+    steps = c.parse(["· READY", "\u2022 A PAR - BUR", "· PRESS TO ITALY", "· hello", "ENDPRESS"])
+    assert [step.command for step in steps[:2]] == [c.Ready(True), c.OrderLine("A PAR - BUR")]
+    press = steps[2].command
+    assert isinstance(press, c.Press) and press.body == "· hello" and press.closed
+
+
 def test_press_text_is_never_read_for_commands() -> None:
     steps = c.parse(["BROADCAST", "READY", "ADJUDICATE", "A PAR - BUR", "ENDPRESS", "STATUS"])
     assert kinds(["BROADCAST", "READY", "ADJUDICATE", "A PAR - BUR", "ENDPRESS", "STATUS"]) == ["Press", "Status"]

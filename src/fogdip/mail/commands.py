@@ -214,6 +214,20 @@ def _words(line: str) -> list[str]:
     return line.split()
 
 
+#: A list's bullet, as a mail program writes a bulleted line out as text (Outlook's HTML
+#: lists read as "· READY").
+_BULLET = re.compile(r"^\s*[\u00b7\u2022\u25e6\u25aa\u2023\u2043]\s+")
+
+
+def _unbulleted(line: str) -> str:
+    """``line`` without a list bullet at its start.
+
+    >>> _unbulleted("· READY"), _unbulleted("  • A PAR - BUR"), _unbulleted("A PAR - BUR")
+    ('READY', 'A PAR - BUR', 'A PAR - BUR')
+    """
+    return _BULLET.sub("", line)
+
+
 def _hours(word: str | None) -> float | None:
     if word is None or not _NUMBER.match(word):
         return None
@@ -306,7 +320,7 @@ def parse(lines: Sequence[str]) -> list[Step]:
     index = 0
     first = True
     while index < len(lines):
-        line = lines[index].rstrip()
+        line = _unbulleted(lines[index].rstrip())
         index += 1
         words = _words(line)
         if not words:
