@@ -1,13 +1,16 @@
 """How long each bot takes to choose one power's orders, over positions from played games.
 
-    python bench/bots.py [--quick] [--games N] [--seed N] [--bots random,search]
+    python bench/bots.py [--quick] [--games N] [--seed N] [--bots random,search] [--presets standard,deadman]
     python bench/bots.py --versus 14 [--preset fog-of-war] [--until 1910] [--samples K] [--candidates M]
 
-The positions are every movement turn of a few seeded games of ``standard`` and
-``fog-of-war`` played by ``heuristic`` in every seat, each as every power still in sees it (its
-:class:`~fogdip.bots.base.BotInput`). Each bot is timed on each of them: from the input to the order
-lines, the picture built from the reports included. The table gives the median, 95th
-percentile and maximum in milliseconds, and orders (lines) a second. MILA's ``diplomacy``
+The positions are every movement turn of a few seeded games of ``standard``, ``fog-of-war``
+and ``deadman`` played by ``heuristic`` in every seat, each as every power still in sees it
+(its :class:`~fogdip.bots.base.BotInput`). Each bot is timed on each of them: from the input
+to the order lines, the picture built from the reports included. ``search`` plays with the
+settings the bot plays each preset with (:func:`~fogdip.bots.search.search_for`: twice the
+boards in deadman, a blind game), unless ``--samples`` or ``--candidates`` change them. A table
+per preset gives the median, 95th percentile and maximum in milliseconds, and orders (lines) a
+second. MILA's ``diplomacy``
 random player is timed beside them, on positions of its own seeded random games: each power
 asks for its possible orders and picks one per orderable location, as its random player does.
 
@@ -35,7 +38,7 @@ from dataclasses import dataclass
 from fogdip.bots.base import THINKING_SECONDS, BotInput, bot_named
 from fogdip.bots.belief import believe
 from fogdip.bots.heuristic import Heuristic
-from fogdip.bots.search import Search
+from fogdip.bots.search import Search, search_for
 from fogdip.bots.tactics import Tactics
 from fogdip.game import Game
 
@@ -65,25 +68,36 @@ class Timing:
         return f"{self.name:12s} {len(self.seconds):6d} {median:10.2f} {p95:10.2f} {top:10.2f} {rate:12.0f} {allowed}"
 
 
-def positions(presets: tuple[str, ...], games: int, seed: int, max_turns: int) -> list[BotInput]:
-    """Each power's input at every movement turn of ``games`` seeded games per preset, played
-    by the heuristic in every seat (so that powers grow, shrink and meet as in a real game)."""
+def positions(preset: str, games: int, seed: int, max_turns: int) -> list[BotInput]:
+    """Each power's input at every movement turn of ``games`` seeded games of ``preset``,
+    played by the heuristic bot in every seat (so that powers grow, shrink and meet as in a
+    real game)."""
     out: list[BotInput] = []
     rng = random.Random(seed)
-    seat = tactics_seat(Heuristic())
-    for preset in presets:
-        for _ in range(games):
-            game = Game.create(preset)
-            for _turn in range(max_turns):
-                if game.position.completed:
-                    break
-                for power in game.still_in():
-                    given = BotInput.of(game, power)
-                    if given.kinds == ("M",) and given.own_units:
-                        out.append(given)
-                    game.file(power, seat(given, rng), partial=True)
-                game.adjudicate()
+    seat = bot_named("heuristic").orders
+    for _ in range(games):
+        game = Game.create(preset)
+        for _turn in range(max_turns):
+            if game.position.completed:
+                break
+            for power in game.still_in():
+                given = BotInput.of(game, power)
+                if given.kinds == ("M",) and given.own_units:
+                    out.append(given)
+                game.file(power, seat(given, rng), partial=True)
+            game.adjudicate()
     return out
+
+
+def search_settings(given: BotInput, samples: int | None, candidates: int | None) -> Search:
+    """The search as the bot plays ``given``'s variant, with ``samples`` and ``candidates``
+    where given."""
+    settings = search_for(given.variant)
+    if samples is not None:
+        settings = dataclasses.replace(settings, samples=samples)
+    if candidates is not None:
+        settings = dataclasses.replace(settings, candidates=candidates)
+    return settings
 
 
 def tactics_chooser(tactics: Tactics) -> Chooser:
@@ -95,13 +109,15 @@ def tactics_chooser(tactics: Tactics) -> Chooser:
     return choose
 
 
-def choosers(names: list[str], settings: Search) -> dict[str, Chooser]:
+def choosers(names: list[str], samples: int | None, candidates: int | None) -> dict[str, Chooser]:
     """The bots named: ``heuristic`` and ``search`` by their tactics' movement (from the
     belief's picture, as their bots play it), any other from the registry."""
     out: dict[str, Chooser] = {}
     for name in names:
         if name == "search":
-            out[name] = tactics_chooser(settings)
+            out[name] = lambda given, rng: [
+                str(order) for order in search_settings(given, samples, candidates).movement(believe(given), rng)
+            ]
             continue
         if name == "heuristic":
             out[name] = tactics_chooser(Heuristic())
@@ -181,11 +197,10 @@ def sum_of_squares(centers: dict[str, int], power: str) -> float:
     return centers[power] ** 2 / squares if squares else 0.0
 
 
-def versus(preset: str, games: int, until: int, seed: int, settings: Search) -> None:
-    """``games`` games of one search seat (``settings``) against six heuristic ones; the
-    search's score."""
-    captures = Game.create(preset).variant.options.captures_any_season
-    search = tactics_seat(dataclasses.replace(settings, captures_any_season=captures))
+def versus(preset: str, games: int, until: int, seed: int, samples: int | None, candidates: int | None) -> None:
+    """``games`` games of one search seat (as the bot plays ``preset``, with ``samples`` and
+    ``candidates`` where given) against six heuristic ones; the search's score."""
+    search = tactics_seat(search_settings(BotInput.of(Game.create(preset), "FRANCE"), samples, candidates))
     heuristic = tactics_seat(Heuristic())
     scores: list[float] = []
     seconds: list[float] = []
@@ -229,24 +244,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--versus", type=int, default=0, metavar="N", help="N games of 1 search vs 6 heuristic")
     parser.add_argument("--preset", default="standard", help="the preset --versus plays")
     parser.add_argument("--until", type=int, default=1910, help="the last year --versus plays")
-    defaults = Search()
-    parser.add_argument("--samples", type=int, default=defaults.samples, help="the search's boards (K)")
-    parser.add_argument("--candidates", type=int, default=defaults.candidates, help="the search's order sets (M)")
+    parser.add_argument(
+        "--presets", default="standard,fog-of-war,deadman", help="the presets whose positions are timed"
+    )
+    parser.add_argument("--samples", type=int, default=None, help="the search's boards (K; default: as the bot plays)")
+    parser.add_argument(
+        "--candidates", type=int, default=None, help="the search's order sets (M; default: as the bot plays)"
+    )
     args = parser.parse_args(argv)
-    settings = Search(samples=args.samples, candidates=args.candidates)
     if args.versus:
-        versus(args.preset, args.versus, args.until, args.seed, settings)
+        versus(args.preset, args.versus, args.until, args.seed, args.samples, args.candidates)
         return 0
     games, turns = (1, 8) if args.quick else (args.games, args.turns)
-    inputs = positions(("standard", "fog-of-war"), games, args.seed, turns)
-    print(f"{len(inputs)} positions (one power's movement turn each) from {games} game(s) of standard and fog-of-war")
-    print(
-        f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s} {'bound ms':>10s}"
-    )
-    for name, choose in choosers(args.bots.split(","), settings).items():
-        print(time_bot(name, choose, inputs, args.seed).row(), flush=True)
+    bots = choosers(args.bots.split(","), args.samples, args.candidates)
+    for preset in args.presets.split(","):
+        inputs = positions(preset, games, args.seed, turns)
+        print(f"{preset}: {len(inputs)} positions (one power's movement turn each) from {games} game(s)")
+        print(
+            f"{'bot':12s} {'calls':>6s} {'median ms':>10s} {'p95 ms':>10s} {'max ms':>10s} {'orders/s':>12s} {'bound ms':>10s}"
+        )
+        for name, choose in bots.items():
+            print(time_bot(name, choose, inputs, args.seed).row(), flush=True)
     mila = time_mila(games, args.seed, 2 * turns)
     if mila is not None:
+        print(f"standard, MILA's diplomacy: positions of {games} random game(s) of its own")
         print(mila.row())
     return 0
 

@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import given as examples
 from hypothesis import strategies as st
 
-from fogdip.bots.base import BotInput
+from fogdip.bots.base import BotInput, bot_named
 from fogdip.bots.belief import believe
 from fogdip.bots.heuristic import Heuristic
 from fogdip.bots.picture import Picture
-from fogdip.bots.search import Search
+from fogdip.bots.planned import PlannedBot
+from fogdip.bots.search import BLIND_SAMPLES, SAMPLES, Search, search_for
 from fogdip.bots.tactics import RandomTactics, Tactics
 from fogdip.bots.variant_bot import random_turn_orders
 from fogdip.engine.legal import legal_orders
@@ -173,3 +174,20 @@ def test_with_several_boards_it_prefers_the_centre_that_is_safe_in_all() -> None
     }
     boards = {tuple(sorted(picture.sample(random.Random(seed)).units)) for seed in range(12)}
     assert len(boards) == 2  # the boards differ: Munich is held in some of them only
+
+
+@pytest.mark.parametrize("preset", ["standard", "fog-of-war", "sighting", "deadman", "diplomyopia", "fog-1898"])
+def test_the_bot_draws_twice_the_boards_in_a_blind_game_alone(preset: str) -> None:
+    """Deadman, where nothing of the others is ever seen, is the only blind preset: the
+    ``search`` bot draws 32 boards there and 16 elsewhere."""
+    game = Game.create(preset)
+    bot = bot_named("search")
+    assert isinstance(bot, PlannedBot) and callable(bot.tactics)
+    played_with = bot.tactics(BotInput.of(game, "FRANCE"))
+    assert isinstance(played_with, Search)
+    assert game.variant.fog.blind is (preset == "deadman")
+    assert (
+        played_with.samples == (BLIND_SAMPLES if preset == "deadman" else SAMPLES) == search_for(game.variant).samples
+    )
+    assert (BLIND_SAMPLES, SAMPLES) == (32, 16)
+    assert played_with.captures_any_season is game.variant.options.captures_any_season

@@ -132,22 +132,17 @@ class Bot(Protocol):
 
 def _factories() -> Mapping[str, Callable[[], Bot]]:
     from fogdip.bots.belief import believe
-    from fogdip.bots.heuristic import Heuristic, state_orders
+    from fogdip.bots.heuristic import Heuristic
     from fogdip.bots.picture import picture_of
     from fogdip.bots.planned import PlannedBot
-    from fogdip.bots.search import Search, sighted
+    from fogdip.bots.search import Search, search_for
     from fogdip.bots.tactics import RandomTactics
 
     def blind(given: BotInput) -> Picture:
         return believe(given, blind=True)
 
     def search(given: BotInput) -> Search:
-        # In a variant that captures centres in every season, every season's moves decide them;
-        # the other powers in each sampled board see only what the variant's fog shows them.
-        return Search(
-            captures_any_season=given.variant.options.captures_any_season,
-            others=sighted(state_orders, given.variant.fog),
-        )
+        return search_for(given.variant)
 
     return MappingProxyType(
         {

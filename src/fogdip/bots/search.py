@@ -31,7 +31,8 @@ on a 2-core machine (``python bench/bots.py``). One search against six heuristic
 (95% interval 0.50-0.70) in ``standard`` and 0.43 (0.28-0.58) in ``fog-of-war``, where 1/7
 is par. More boards pay under fog (against six heuristics in ``fog-of-war``, 14
 games to 1910: 8 boards scored 0.19, 16 0.31, 24 0.33); twice the order sets paid nothing
-measurable for twice the time.
+measurable for twice the time. The bot draws twice the boards in a blind game
+(:data:`BLIND_SAMPLES`, :func:`search_for`), where nothing of the others is ever seen.
 
 >>> from fogdip.game import Game
 >>> from fogdip.bots.base import BotInput
@@ -62,6 +63,7 @@ from fogdip.engine.rules import Rules, get_rules
 from fogdip.engine.state import GameState
 from fogdip.engine.vouched import Vouched
 from fogdip.fog.rules import FogRules
+from fogdip.variants.turn import Variant
 
 #: A full-information policy: the orders ``power`` gives in ``state`` (every unit known).
 StatePolicy = Callable[[GameState, str, Rules, random.Random], list[Order]]
@@ -126,6 +128,13 @@ class Weights:
     value: float = 2.0
 
 
+#: Boards the search draws by default, and in a blind game (deadman), where the belief is
+#: widest: nothing of the others is ever seen, so more boards are needed to cover what they
+#: may be doing (measured in ``docs/bots.md``: 16 boards scored 0.201 and 0.241 against six
+#: heuristics there on two seeds of 70 games, 32 boards 0.266 and 0.320).
+SAMPLES, BLIND_SAMPLES = 16, 32
+
+
 @dataclass(frozen=True)
 class Search:
     """Information-set sampling (see the module's text).
@@ -140,7 +149,7 @@ class Search:
     powers play in each sampled board; ``rules``: the rules orders are judged by (legality by
     the map when not given: the picture's unseen units must not decide what is legal)."""
 
-    samples: int = 16
+    samples: int = SAMPLES
     candidates: int = 64
     budget: float = 0.8
     draws: int = 4
@@ -330,6 +339,24 @@ class _Run:
         return [candidate for _, candidate in out]
 
 
+def search_for(variant: Variant) -> Search:
+    """The search as the ``search`` bot plays ``variant``: the other powers in each sampled
+    board see only what the variant's fog shows them; in a variant that captures centres in
+    every season, every season's moves decide them; in a blind game it draws
+    :data:`BLIND_SAMPLES` boards.
+
+    >>> from fogdip.variants import Variant
+    >>> search_for(Variant.named("deadman")).samples, search_for(Variant.named("fog-of-war")).samples
+    (32, 16)
+    """
+    fog = variant.fog
+    return Search(
+        samples=BLIND_SAMPLES if fog.blind else SAMPLES,
+        captures_any_season=variant.options.captures_any_season,
+        others=sighted(state_orders, fog),
+    )
+
+
 def _candidate(orders: Sequence[Order], picture: Picture) -> Candidate:
     """``orders`` as a candidate: in the order of the units' provinces, one per unit (a unit
     the orders miss holds)."""
@@ -353,4 +380,13 @@ def _map_rules() -> Rules:
     return get_rules().with_options(legality="map")
 
 
-__all__ = ["Search", "StatePolicy", "Weights", "random_state_orders", "sighted"]
+__all__ = [
+    "BLIND_SAMPLES",
+    "SAMPLES",
+    "Search",
+    "StatePolicy",
+    "Weights",
+    "random_state_orders",
+    "search_for",
+    "sighted",
+]

@@ -71,6 +71,7 @@ class DeadmanRules(FogRules):
     seed = "002"
     title = "Deadman Diplomacy"
     summary = "blind: only your own units, orders (succeed or fail) and centres; espionage and peeks"
+    blind = True
     Options = DeadmanOptions
 
     @property

@@ -89,6 +89,9 @@ class FogRules:
     #: units there: two units side by side see each other, so which powers stand next to which
     #: is known alike to both (adjacency-limited press is allowed only then).
     sees_every_neighbour: ClassVar[bool] = False
+    #: The game is played blind: a power's own sight never shows a foreign unit (only what
+    #: its espionage and peeks bring back), so everything it believes of the others is guessed.
+    blind: ClassVar[bool] = False
 
     def __init__(self, options: FogOptions | None = None, **overrides: Any) -> None:
         base = options if options is not None else self.Options()
