@@ -41,6 +41,7 @@ from fogdip.bots.heuristic import Heuristic
 from fogdip.bots.search import Search, search_for
 from fogdip.bots.tactics import Tactics
 from fogdip.game import Game
+from fogdip.variants import Variant
 
 #: A bot as timed here: an input and a generator to order lines.
 Chooser = Callable[[BotInput, random.Random], list[str]]
@@ -89,10 +90,10 @@ def positions(preset: str, games: int, seed: int, max_turns: int) -> list[BotInp
     return out
 
 
-def search_settings(given: BotInput, samples: int | None, candidates: int | None) -> Search:
-    """The search as the bot plays ``given``'s variant, with ``samples`` and ``candidates``
-    where given."""
-    settings = search_for(given.variant)
+def search_settings(variant: Variant, samples: int | None, candidates: int | None) -> Search:
+    """The search as the bot plays ``variant``, with ``samples`` and ``candidates`` where
+    given."""
+    settings = search_for(variant)
     if samples is not None:
         settings = dataclasses.replace(settings, samples=samples)
     if candidates is not None:
@@ -116,7 +117,8 @@ def choosers(names: list[str], samples: int | None, candidates: int | None) -> d
     for name in names:
         if name == "search":
             out[name] = lambda given, rng: [
-                str(order) for order in search_settings(given, samples, candidates).movement(believe(given), rng)
+                str(order)
+                for order in search_settings(given.variant, samples, candidates).movement(believe(given), rng)
             ]
             continue
         if name == "heuristic":
@@ -200,7 +202,7 @@ def sum_of_squares(centers: dict[str, int], power: str) -> float:
 def versus(preset: str, games: int, until: int, seed: int, samples: int | None, candidates: int | None) -> None:
     """``games`` games of one search seat (as the bot plays ``preset``, with ``samples`` and
     ``candidates`` where given) against six heuristic ones; the search's score."""
-    search = tactics_seat(search_settings(BotInput.of(Game.create(preset), "FRANCE"), samples, candidates))
+    search = tactics_seat(search_settings(Game.create(preset).variant, samples, candidates))
     heuristic = tactics_seat(Heuristic())
     scores: list[float] = []
     seconds: list[float] = []
