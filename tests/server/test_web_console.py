@@ -10,12 +10,14 @@ game revealed."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from test_web_browser import browser  # noqa: F401  (the fixture: one Chromium for the module)
 from web_players import live, new_account, no_serious_axe_violation, person, web_client
 
+from fogdip.bots.base import THINKING_SECONDS
 from fogdip.game.service import Game
 
 from servers import ServerProcess
@@ -103,6 +105,7 @@ def test_the_game_master_runs_a_gunboat_game_from_the_console(
         expect(p.locator("time#deadline")).not_to_have_attribute("datetime", before or "", timeout=LIVE_MS)
         g.get_by_role("button", name="Pause").click()
         expect(head).to_contain_text("paused", timeout=LIVE_MS)
+        resumed = time.monotonic()
         g.get_by_role("button", name="Resume").click()
         expect(head).to_contain_text("active", timeout=LIVE_MS)
 
@@ -111,11 +114,13 @@ def test_the_game_master_runs_a_gunboat_game_from_the_console(
         gina.api.file_orders(game_id, [order])
         g.reload()
         expect(_row(g, wanted)).to_contain_text(order)
-        # The bot files for its seats as the turn begins, off every request, within a second.
-        for _ in range(20):
-            if "bot, filed" in _row(g, drawn).inner_text():
-                break
-            g.wait_for_timeout(250)
+        # The bot files for its seats off every request, at the moment the table sets: in
+        # gunboat, where its seats are hidden, what the slowest bot would take on all seven
+        # (10.5 s; docs/server.md), so a player's page cannot tell the bot's seats by when
+        # they file. Waited for until well past it, counted from the resume.
+        hidden_moment = 7 * max(THINKING_SECONDS.values())
+        while "bot, filed" not in _row(g, drawn).inner_text() and time.monotonic() - resumed < hidden_moment + 10:
+            g.wait_for_timeout(500)
             g.reload()
         expect(_row(g, drawn)).to_contain_text("bot, filed")
 
